@@ -1,0 +1,60 @@
+"""Which project a memory belongs to: the git top-level of a working directory.
+
+Projects are stored as absolute paths; people may name them by their folder name, so
+matching accepts either.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+
+def project_of(cwd: str | Path | None) -> str | None:
+    """Return the git top-level above ``cwd`` (or ``cwd`` itself outside git).
+
+    >>> project_of(None) is None
+    True
+    """
+    if not cwd:
+        return None
+    start = Path(cwd).expanduser()
+    for folder in (start, *start.parents):
+        if (folder / ".git").exists():
+            return str(folder)
+    return str(start)
+
+
+def same_project(stored: str | None, wanted: str | None) -> bool:
+    """Tell whether a stored project is the wanted one; either may be a bare folder name.
+
+    >>> same_project("/src/shop", "shop"), same_project("shop", "/src/shop")
+    (True, True)
+    >>> same_project("/src/shop", "/old/shop")
+    False
+    """
+    if stored is None or wanted is None:
+        return False
+    if stored == wanted:
+        return True
+    if "/" in stored and "/" in wanted:
+        return False
+    return Path(stored).name == Path(wanted).name
+
+
+def display_name(project: str | None) -> str:
+    """Return the short name people know a project by (its folder name)."""
+    return Path(project).name if project else "(no project)"
+
+
+def resolve_project(given: str | None, cwd: str | Path | None = None) -> str | None:
+    """Turn a ``--project`` value into what is stored: a bare name stays a name, a path
+    (or ``.``) becomes its git top-level; nothing given means the project of ``cwd``.
+
+    >>> resolve_project("shop")
+    'shop'
+    """
+    if given is None:
+        return project_of(cwd) if cwd is not None else None
+    if given == "." or "/" in given:
+        return project_of(Path(given).expanduser().resolve())
+    return given

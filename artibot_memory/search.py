@@ -1,0 +1,133 @@
+"""Search across the stores (seed 003's searchMemory) and the access counts it feeds.
+
+A memory is a hit only when the query's words match its text or tags (the keyword part
+of :mod:`artibot_memory.scoring` is above zero and passes its relevance floor); recency
+and frequency then order the hits. Every hit handed back has its ``access_count`` and
+``last_accessed`` updated, batched per store under the store's lock, so frequency
+really counts.
+
+>>> import os, tempfile
+>>> os.environ["ARTIBOT_MEMORY_HOME"] = tempfile.mkdtemp()
+>>> search("anything at all")
+[]
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+
+from artibot_memory import clock
+from artibot_memory.errors import StoreBusyError
+from artibot_memory.model import Memory, MemoryType, State
+from artibot_memory.project import same_project
+from artibot_memory.scoring import KeywordIndex, ScoreParts, frequency, recency, relevance
+from artibot_memory.store import Store
+from artibot_memory.stores import STORES, spec_for
+from artibot_memory.text import tokenize
+
+SEARCHABLE_STATES = frozenset({State.ACTIVE, State.RESOLVED, State.STALE})
+TAG_WEIGHT = 2  # a tag is a curated word: it counts as twice the same word in the text
+
+
+@dataclass(frozen=True)
+class Hit:
+    """A memory that matched, with the parts of its score."""
+
+    memory: Memory
+    parts: ScoreParts
+
+    @property
+    def score(self) -> float:
+        """The relevance, 0..1."""
+        return self.parts.total
+
+
+def document_tokens(memory: Memory) -> list[str]:
+    """Return the words a memory is found by: its text, key and (weighted) tags."""
+    tag_words = tokenize(" ".join(memory.tags))
+    return tokenize(memory.text) + tokenize(memory.key or "") + tag_words * TAG_WEIGHT
+
+
+def rank(query: str, memories: Sequence[Memory], now: datetime) -> list[Hit]:
+    """Score ``memories`` against ``query``; return only matches, best first."""
+    query_tokens = tokenize(query)
+    if not query_tokens or not memories:
+        return []
+    index = KeywordIndex([document_tokens(m) for m in memories])
+    hits = [
+        Hit(memories[i], _parts(keyword, memories[i], now))
+        for i, keyword in index.scores(query_tokens).items()
+    ]
+    return sorted(hits, key=lambda hit: (hit.score, hit.memory.last_seen), reverse=True)
+
+
+def _parts(keyword: float, memory: Memory, now: datetime) -> ScoreParts:
+    fresh = recency(memory.last_seen, now)
+    used = frequency(memory.access_count)
+    return ScoreParts(keyword, fresh, used, relevance(keyword, fresh, used))
+
+
+def candidates(
+    types: Iterable[MemoryType | str] | None,
+    project: str | None,
+    now: datetime,
+    home: Path | None = None,
+) -> list[Memory]:
+    """Return the live memories a search may return: not expired, not superseded."""
+    specs = [spec_for(t) for t in types] if types else list(STORES)
+    found = [m for spec in specs for m in Store(spec, home).load()]
+    return [
+        m
+        for m in found
+        if m.state in SEARCHABLE_STATES
+        and not m.is_expired(now)
+        and (project is None or m.project is None or same_project(m.project, project))
+    ]
+
+
+def search(
+    query: str,
+    *,
+    types: Iterable[MemoryType | str] | None = None,
+    project: str | None = None,
+    limit: int = 10,
+    record: bool = True,
+    home: Path | None = None,
+) -> list[Hit]:
+    """Return up to ``limit`` memories relevant to ``query``, best first; none if unrelated.
+
+    ``project`` keeps global memories and that project's own; ``record`` counts the
+    returned hits as accessed.
+    """
+    now = clock.now()
+    hits = rank(query, candidates(types, project, now, home), now)[: max(limit, 0)]
+    if record and hits:
+        record_access([hit.memory for hit in hits], now, home)
+    return hits
+
+
+def record_access(memories: Iterable[Memory], now: datetime, home: Path | None = None) -> None:
+    """Add one access to each memory, one locked write per store touched.
+
+    A store whose lock is busy is skipped: a lost access count is better than a slow hook.
+    """
+    wanted: dict[MemoryType, set[str]] = defaultdict(set)
+    for memory in memories:
+        wanted[memory.type].add(memory.id)
+    for memory_type, ids in wanted.items():
+        try:
+            with Store(spec_for(memory_type), home).transaction(timeout=2.0) as entries:
+                _bump(entries, ids, now)
+        except StoreBusyError:
+            continue
+
+
+def _bump(entries: list[Memory], ids: set[str], now: datetime) -> None:
+    for entry in entries:
+        if entry.id in ids:
+            entry.access_count += 1
+            entry.last_accessed = now

@@ -1,0 +1,167 @@
+"""One JSON store file: load, validate, migrate, lock, atomic save, backup, quarantine.
+
+Rules that hold for every write (DESIGN.md, non-negotiable 2):
+
+- one ``filelock`` per store (``<file>.lock``), taken for the whole read-modify-write;
+- the new content goes to a temp file in the same folder, is fsynced, then replaces the
+  file (``os.replace``), and the folder is fsynced: a reader sees the old or the new file,
+  never half of one;
+- the previous good file is kept as ``backups/<file>`` (a hard link, so it costs nothing);
+- a file that fails to parse, has the wrong shape or a newer ``schema_version`` raises a
+  :class:`~artibot_memory.errors.StoreError` and is never overwritten.
+
+Readers do not take the lock: atomic replacement makes a plain read consistent.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import tempfile
+from collections.abc import Iterator
+from datetime import datetime
+from pathlib import Path
+
+import orjson
+from filelock import FileLock, Timeout
+from pydantic import TypeAdapter, ValidationError
+
+from artibot_memory import clock
+from artibot_memory.errors import (
+    CorruptStoreError,
+    NewerSchemaError,
+    StoreBusyError,
+    UnsafeStoreError,
+)
+from artibot_memory.migrations import migrate, schema_version_of
+from artibot_memory.model import SCHEMA_VERSION, Memory
+from artibot_memory.paths import FILE_MODE, ensure_private_dir, is_inside, memory_home
+from artibot_memory.stores import StoreSpec
+
+_ENTRIES = TypeAdapter(list[Memory])
+LOCK_TIMEOUT_SECONDS = 10.0
+
+
+class Store:
+    """The store of one memory type inside a memory home.
+
+    >>> from artibot_memory.stores import spec_for
+    >>> Store(spec_for("error"), Path("/tmp/home")).path.name
+    'error-patterns.json'
+    """
+
+    def __init__(self, spec: StoreSpec, home: Path | None = None) -> None:
+        """Bind the store to ``home`` (default: the memory home, resolved now)."""
+        self.spec = spec
+        self.home = home if home is not None else memory_home()
+        self.path = self.home / spec.filename
+        self.backup_path = self.home / "backups" / spec.filename
+
+    def load(self) -> list[Memory]:
+        """Return the entries on disk (none when the file does not exist yet)."""
+        self._refuse_unsafe_link()
+        try:
+            data = self.path.read_bytes()
+        except FileNotFoundError:
+            return []
+        except OSError as exc:
+            raise CorruptStoreError(self.path, f"cannot be read ({exc.strerror})") from exc
+        return parse_store_bytes(self.path, data)
+
+    @contextlib.contextmanager
+    def transaction(self, timeout: float = LOCK_TIMEOUT_SECONDS) -> Iterator[list[Memory]]:
+        """Lock the store, yield its entries to change in place, then save them atomically.
+
+        Nothing is written when the body raises.
+        """
+        ensure_private_dir(self.home)
+        lock = FileLock(str(self.path) + ".lock", timeout=timeout, mode=FILE_MODE)
+        try:
+            lock.acquire()
+        except Timeout as exc:
+            raise StoreBusyError(self.path, timeout) from exc
+        try:
+            entries = self.load()
+            yield entries
+            self._write(entries)
+        finally:
+            lock.release()
+
+    def quarantine(self, at: datetime | None = None) -> Path:
+        """Move the file aside as ``<file>.corrupt-<UTC time>`` and return the new path."""
+        stamp = (at or clock.now()).strftime("%Y%m%dT%H%M%SZ")
+        target = self.path.with_name(f"{self.path.name}.corrupt-{stamp}")
+        self.path.replace(target)
+        return target
+
+    def _refuse_unsafe_link(self) -> None:
+        if self.path.is_symlink() and not is_inside(self.path, self.home):
+            raise UnsafeStoreError(self.path, "is a symlink leading out of the memory home")
+
+    def _write(self, entries: list[Memory]) -> None:
+        self._refuse_unsafe_link()
+        payload = b'{"schema_version":%d,"entries":%s}' % (
+            SCHEMA_VERSION,
+            _ENTRIES.dump_json(entries),
+        )
+        self._keep_backup()
+        write_atomically(self.path, payload)
+
+    def _keep_backup(self) -> None:
+        if not self.path.exists():
+            return
+        ensure_private_dir(self.backup_path.parent)
+        staging = self.backup_path.with_name(self.backup_path.name + f".{os.getpid()}.tmp")
+        try:
+            os.link(self.path, staging)
+        except OSError:
+            return  # a filesystem without hard links: the store write still goes ahead
+        staging.replace(self.backup_path)
+
+
+def parse_store_bytes(path: Path, data: bytes) -> list[Memory]:
+    """Parse, migrate and validate a store file's bytes; ``path`` names it in errors."""
+    if not data.strip():
+        raise CorruptStoreError(path, "is empty (0 bytes of JSON)")
+    try:
+        raw = orjson.loads(data)
+    except orjson.JSONDecodeError as exc:
+        raise CorruptStoreError(path, f"is not valid JSON ({exc})") from exc
+    version = schema_version_of(raw)
+    if version > SCHEMA_VERSION:
+        raise NewerSchemaError(path, f"has schema_version {version}, newer than {SCHEMA_VERSION}")
+    document = migrate(raw) if version >= 0 else None
+    if document is None or not isinstance(document.get("entries"), list):
+        raise CorruptStoreError(path, 'is not a store ({"schema_version": N, "entries": [...]})')
+    try:
+        return _ENTRIES.validate_python(document["entries"])
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(part) for part in first["loc"])
+        problem = f"has an invalid entry at entries.{where} ({first['msg']})"
+        raise CorruptStoreError(path, problem) from exc
+
+
+def write_atomically(path: Path, payload: bytes) -> None:
+    """Write ``payload`` to ``path`` via a fsynced temp file and ``os.replace``."""
+    fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(payload)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.chmod(tmp_name, FILE_MODE)
+        os.replace(tmp_name, path)
+    except BaseException:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(tmp_name)
+        raise
+    _fsync_dir(path.parent)
+
+
+def _fsync_dir(folder: Path) -> None:
+    fd = os.open(folder, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)

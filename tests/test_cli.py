@@ -1,0 +1,148 @@
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from datetime import timedelta
+from pathlib import Path
+
+import pytest
+from freezegun import freeze_time
+
+from artibot_memory.cli import main
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_search_for_something_never_stored_prints_nothing(capsys):
+    assert run(capsys, "search", "anything") == (0, "", "")
+
+
+def test_save_then_search_round_trip_in_text_and_json(capsys):
+    code, out, _ = run(capsys, "save", "preference", "Use pnpm, not npm", "--key", "pm")
+    assert code == 0
+    assert out.startswith("saved pref-")
+    code, out, _ = run(capsys, "search", "pnpm", "--json")
+    [hit] = json.loads(out)
+    assert {"id", "type", "score", "text"} <= hit.keys()
+    assert (hit["type"], hit["text"]) == ("preference", "Use pnpm, not npm")
+    code, out, _ = run(capsys, "search", "pnpm")
+    assert "Use pnpm, not npm" in out
+
+
+def test_list_show_forget_round_trip(capsys):
+    run(capsys, "save", "context", "The shop uses Postgres", "--project", "shop", "--tag", "db")
+    _, out, _ = run(capsys, "list", "--json")
+    [entry] = json.loads(out)
+    _, out, _ = run(capsys, "show", entry["id"], "--json")
+    assert json.loads(out)["tags"][0] == "db"
+    code, out, _ = run(capsys, "forget", entry["id"])
+    assert code == 0
+    assert "forgot" in out
+    assert run(capsys, "list", "--json")[1].strip() == "[]"
+
+
+def test_forget_by_key(capsys):
+    run(capsys, "save", "preference", "tabs", "--key", "indent")
+    code, out, _ = run(capsys, "forget", "--key", "indent", "--json")
+    assert code == 0
+    assert json.loads(out)[0]["key"] == "indent"
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        pytest.param(["show", "pref-0000000000"], "no memory with id", id="unknown-id"),
+        pytest.param(["forget", "ctx-0000000000"], "no memory with id", id="forget-unknown"),
+        pytest.param(["save", "preference", "  "], "empty", id="empty-text"),
+        pytest.param(["import", "/nonexistent/file.jsonl"], "cannot read", id="missing-import"),
+        pytest.param(["prune", "--extend-ttl", "cmd-1", "soon"], "must be a number", id="bad-days"),
+    ],
+)
+def test_user_errors_exit_1_with_one_line_and_no_traceback(capsys, argv, message):
+    code, out, err = run(capsys, *argv)
+    assert code == 1
+    assert out == ""
+    assert err.count("\n") == 1
+    assert message in err
+    assert "Traceback" not in err
+
+
+def test_an_unknown_type_is_a_usage_error_with_exit_2(capsys):
+    with pytest.raises(SystemExit) as caught:
+        main(["save", "recipe", "x"])
+    assert caught.value.code == 2
+
+
+def test_a_corrupt_store_makes_verbs_fail_naming_the_file(capsys, memory_home: Path):
+    memory_home.mkdir(parents=True)
+    (memory_home / "project-contexts.json").write_text("{oops")
+    code, _, err = run(capsys, "list")
+    assert code == 1
+    assert "project-contexts.json" in err
+    assert "doctor" in err
+    assert (memory_home / "project-contexts.json").read_text() == "{oops"
+
+
+def test_prune_without_a_terminal_and_without_yes_only_reports(capsys):
+    with freeze_time("2026-01-01") as clock:
+        run(capsys, "save", "command", "ls", "--project", "p")
+        clock.tick(timedelta(days=8))
+        code, out, _ = run(capsys, "prune")
+        assert code == 0
+        assert "1 expired" in out
+        assert "nothing deleted" in out
+        assert len(json.loads(run(capsys, "prune", "--dry-run", "--json")[1])["expired"]) == 1
+        code, out, _ = run(capsys, "prune", "--yes")
+        assert "deleted 1 memories" in out
+        assert "nothing to prune" in run(capsys, "prune")[1]
+
+
+def test_prune_asks_and_deletes_on_yes(capsys, monkeypatch):
+    from artibot_memory import cli
+
+    monkeypatch.setattr(cli, "ask", lambda question: "Delete these 1" in question)
+    with freeze_time("2026-01-01") as clock:
+        run(capsys, "save", "command", "ls", "--project", "p")
+        clock.tick(timedelta(days=8))
+        assert "deleted 1 memories" in run(capsys, "prune")[1]
+
+
+def test_stats_reports_every_store(capsys):
+    run(capsys, "save", "command", "make", "--project", "p")
+    _, out, _ = run(capsys, "stats", "--json")
+    rows = {row["type"]: row for row in json.loads(out)}
+    assert set(rows) == {"preference", "context", "command", "error"}
+    assert rows["command"]["entries"] == 1
+    assert rows["command"]["expiring_soon"] == 1
+    assert rows["command"]["bytes"] > 0
+
+
+def test_context_prints_the_session_start_text(capsys):
+    run(capsys, "save", "preference", "Answer in Korean")
+    _, out, _ = run(capsys, "context", "--project", "anything")
+    assert "Answer in Korean" in out
+    _, out, _ = run(capsys, "context", "--json")
+    assert json.loads(out)["chars"] > 0
+
+
+def test_export_and_import_through_the_cli(capsys, tmp_path: Path, monkeypatch):
+    run(capsys, "save", "preference", "tabs", "--key", "indent")
+    _, out, _ = run(capsys, "export")
+    path = tmp_path / "dump.jsonl"
+    path.write_text(out)
+    monkeypatch.setenv("ARTIBOT_MEMORY_HOME", str(tmp_path / "fresh"))
+    code, out, _ = run(capsys, "import", str(path))
+    assert (code, out.strip()) == (0, "imported 1 memories")
+
+
+def test_python_dash_m_runs_the_cli(memory_home: Path):
+    done = subprocess.run(
+        [sys.executable, "-m", "artibot_memory", "search", "nothing"],
+        capture_output=True, text=True, check=False, env={"ARTIBOT_MEMORY_HOME": str(memory_home), "PATH": ""},
+    )
+    assert (done.returncode, done.stdout, done.stderr) == (0, "", "")

@@ -1,0 +1,89 @@
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from artibot_memory import journal
+from artibot_memory import memory as api
+from artibot_memory.hooks import run_hook
+from artibot_memory.model import State
+
+
+def write_transcript(path: Path, session_id: str, prompts: list[str]) -> Path:
+    rows = []
+    for i, prompt in enumerate(prompts):
+        rows.append({
+            "type": "user", "sessionId": session_id, "cwd": "/src/shop", "gitBranch": "main",
+            "timestamp": f"2026-01-01T10:0{i}:00.000Z", "uuid": f"u{i}",
+            "message": {"role": "user", "content": prompt},
+        })
+    path.write_text("\n".join(json.dumps(r) for r in rows) + "\n")
+    return path
+
+
+def test_session_start_with_nothing_stored_prints_nothing():
+    assert run_hook("SessionStart", {"cwd": "/src/shop", "source": "startup"}) is None
+
+
+def test_session_start_injects_the_projects_memories_as_additional_context():
+    api.save("preference", "Use pnpm, not npm")
+    api.save("context", "Checkout uses Stripe", project="/src/shop")
+    output = run_hook("SessionStart", {"cwd": "/src/shop", "source": "startup", "session_id": "s"})
+    assert output is not None
+    specific = output["hookSpecificOutput"]
+    assert specific["hookEventName"] == "SessionStart"
+    assert "Use pnpm, not npm" in specific["additionalContext"]
+    assert "Checkout uses Stripe" in specific["additionalContext"]
+    assert len(specific["additionalContext"]) <= 8_000
+
+
+def test_session_start_ingests_the_journal_first():
+    journal.append({"event": "PostToolUse", "session_id": "s", "cwd": "/src/shop", "tool_name": "Bash", "command": "pnpm test"})
+    output = run_hook("SessionStart", {"cwd": "/src/shop", "source": "startup"})
+    assert output is not None
+    assert "pnpm test" in output["hookSpecificOutput"]["additionalContext"]
+
+
+def test_session_end_stores_a_summary_and_a_resumed_session_updates_it(tmp_path: Path):
+    path = write_transcript(tmp_path / "s1.jsonl", "s1", ["Add a checkout page"])
+    run_hook("SessionEnd", {"session_id": "s1", "transcript_path": str(path), "cwd": "/src/shop"})
+    [summary] = api.list_memories("context")
+    assert summary.key == "session:s1"
+    assert "Add a checkout page" in summary.text
+    write_transcript(path, "s1", ["Add a checkout page", "Now add tests for it"])
+    run_hook("SessionEnd", {"session_id": "s1", "transcript_path": str(path), "cwd": "/src/shop"})
+    [updated] = api.list_memories("context")
+    assert updated.id == summary.id
+    assert "Now add tests for it" in updated.text
+
+
+def test_session_end_with_a_missing_transcript_stores_nothing(tmp_path: Path):
+    run_hook("SessionEnd", {"session_id": "s1", "transcript_path": str(tmp_path / "gone.jsonl")})
+    assert api.list_memories() == []
+
+
+def test_a_stated_preference_is_pending_until_a_second_session_states_it():
+    run_hook("UserPromptSubmit", {"session_id": "a", "prompt": "I prefer small commits"})
+    [pending] = api.list_memories("preference")
+    assert pending.state is State.PENDING
+    run_hook("UserPromptSubmit", {"session_id": "b", "prompt": "I prefer small commits."})
+    [active] = api.list_memories("preference")
+    assert active.state is State.ACTIVE
+
+
+def test_an_explicit_remember_is_active_at_once():
+    run_hook("UserPromptSubmit", {"session_id": "a", "prompt": "Remember that we use Postgres 16"})
+    [saved] = api.list_memories("preference")
+    assert (saved.text, saved.state) == ("we use Postgres 16", State.ACTIVE)
+
+
+def test_a_slash_command_is_counted():
+    run_hook("UserPromptSubmit", {"session_id": "a", "cwd": "/src/shop", "prompt": "/compact"})
+    [command] = api.list_memories("command")
+    assert command.text == "/compact"
+
+
+def test_unknown_events_and_garbage_payloads_do_nothing():
+    assert run_hook("Notification", {"x": 1}) is None
+    assert run_hook("UserPromptSubmit", {"prompt": 42}) is None
+    assert run_hook("SessionEnd", {"transcript_path": ["not", "a", "path"]}) is None
