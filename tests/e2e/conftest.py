@@ -1,0 +1,75 @@
+"""Fixtures for the end-to-end tests that run the real Claude Code CLI.
+
+Without the CLI the tests skip (install it with ``bash .ci/install-claude-code``);
+CI sets ``ARTIBOT_REQUIRE_CLAUDE=1`` to turn that skip into a failure, so a
+broken install cannot pass silently.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import pytest
+
+# The helpers live beside this file; make them importable whatever pytest's
+# import mode (rootdir/prepend puts this folder on sys.path, importlib does not).
+_HERE = str(Path(__file__).resolve().parent)
+if _HERE not in sys.path:
+    sys.path.insert(0, _HERE)
+
+from fake_anthropic import FakeAnthropic  # noqa: E402
+from harness import INSTALL_COMMAND, find_claude  # noqa: E402
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+
+def _claude_required() -> bool:
+    """Whether a missing CLI must fail the run instead of skipping."""
+    return (
+        os.environ.get("CI", "").lower() == "true"
+        and os.environ.get("ARTIBOT_REQUIRE_CLAUDE") == "1"
+    )
+
+
+@pytest.fixture(scope="session")
+def claude_bin() -> Path:
+    """A working ``claude`` binary, or a skip (a failure when CI requires it)."""
+    binary = find_claude()
+    if binary is not None:
+        return binary
+    reason = (
+        "Claude Code CLI not found or not runnable (checked $ARTIBOT_CLAUDE_BIN, "
+        f"tests/e2e/node_modules and PATH); install it with `{INSTALL_COMMAND}`"
+    )
+    if _claude_required():
+        pytest.fail(f"{reason} [CI=true and ARTIBOT_REQUIRE_CLAUDE=1]", pytrace=False)
+    pytest.skip(reason)
+
+
+@pytest.fixture
+def fake_api() -> Iterator[FakeAnthropic]:
+    """A started fake Anthropic API on 127.0.0.1; give it a script with ``set_script``."""
+    with FakeAnthropic() as fake:
+        yield fake
+    # A crash inside the fake would otherwise only show up as a confused CLI.
+    assert not fake.errors, "fake_anthropic failed:\n" + "\n".join(fake.errors)
+
+
+@pytest.fixture
+def e2e_home(tmp_path: Path) -> Path:
+    """An empty HOME for the CLI (config, transcripts and plugin data land here)."""
+    home = tmp_path / "home"
+    home.mkdir()
+    return home
+
+
+@pytest.fixture
+def e2e_project(tmp_path: Path) -> Path:
+    """An empty project directory to run the CLI in."""
+    project = tmp_path / "project"
+    project.mkdir()
+    return project
