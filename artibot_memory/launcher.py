@@ -1,0 +1,247 @@
+"""The entry point of ``bin/artibot-memory``: hooks and the command line (standard library only).
+
+``artibot-memory hook EVENT`` is what Claude Code runs. Whatever happens, it reads its
+stdin (at most 1 MiB is kept), exits 0, prints nothing or exactly one JSON object on
+stdout, and writes nothing to stderr; its own failures go, redacted, to
+``<memory home>/logs/hooks.log`` (rotated to ``hooks.log.1`` at 256 KiB).
+
+- PostToolUse / PostToolUseFailure: :mod:`artibot_memory.hookfast`, stdlib only. They
+  run as ``python3 -S`` (hooks/hooks.json): they need no site-packages, and skipping
+  ``site`` saves its start-up (every ``.pth`` file) on each tool call. A full event
+  started with ``-S`` turns ``site`` back on before it imports anything.
+- Any other event: ``artibot_memory.hooks.run_hook(event, payload)``, which needs the
+  runtime dependencies. Without them the hook reruns under the plugin venv when it is
+  ready (:mod:`artibot_memory.bootstrap`), else it journals what the event carried
+  (``"deferred": true``) and, on SessionStart, starts the one-time background install.
+
+Any other argv is the command line (``artibot_memory.cli.main``), run under the plugin
+venv when this interpreter lacks the dependencies.
+
+>>> parse_payload(b'not json'), parse_payload(b'{"a": 1}')
+({}, {'a': 1})
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import sys
+
+# Paths are str and os.path, and typing is for checkers only: importing pathlib or typing
+# costs milliseconds, paid on every tool call.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+    from pathlib import Path
+    from typing import Any, TextIO
+
+MAX_STDIN_BYTES = 1024 * 1024
+MAX_DISCARD_CHUNKS = 4096  # 256 MiB of 64 KiB chunks: drained so the writer never blocks
+LOG_NAME = "hooks.log"
+LOG_MAX_BYTES = 256 * 1024
+LOG_ENTRY_CHARS = 8_000
+# Seconds a relayed hook may take: under Claude Code's timeouts in hooks/hooks.json.
+# SessionEnd never gets here: hookfast journals it and starts a detached worker.
+RELAY_TIMEOUTS = {"SessionStart": 25.0, "UserPromptSubmit": 8.0}
+DEFAULT_RELAY_TIMEOUT = 8.0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run ``hook EVENT`` or the command line; return the exit status."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    if args[:1] == ["hook"]:
+        status = run_hook(args[1] if len(args) > 1 else "", read_stdin())
+        sys.stderr = io.StringIO()  # nothing may reach Claude Code, not even at shutdown
+        return status
+    return run_cli(args)
+
+
+def read_stdin(stream: TextIO | None = None) -> bytes:
+    """Return the first MiB of stdin and drain the rest ('' for a terminal or no stdin)."""
+    stream = sys.stdin if stream is None else stream
+    try:
+        if stream is None or stream.isatty():
+            return b""
+        data = stream.buffer.read(MAX_STDIN_BYTES)
+        for _chunk in range(MAX_DISCARD_CHUNKS):
+            if not stream.buffer.read(64 * 1024):
+                break
+    except (OSError, ValueError, AttributeError):
+        return b""
+    return data or b""
+
+
+def parse_payload(raw: bytes) -> dict[str, Any]:
+    """Return the hook payload, or ``{}`` for anything that is not one JSON object."""
+    try:
+        payload = json.loads(raw)
+    except (ValueError, RecursionError):
+        return {}
+    return payload if isinstance(payload, dict) else {}
+
+
+def run_hook(event: str, raw: bytes) -> int:
+    """Handle one hook event from its raw stdin bytes; always return 0.
+
+    The shared entry of ``bin/artibot-memory hook EVENT`` and ``cli.main`` (``hook``
+    verb). The event comes from the command line, never from the payload.
+    """
+    captured = io.StringIO()
+    real_stderr, sys.stderr = sys.stderr, captured
+    try:
+        _emit(_dispatch(event, parse_payload(raw), raw))
+    except BaseException as exc:  # noqa: BLE001 - a hook must never break the session
+        log_failure(event, exc)
+    finally:
+        sys.stderr = real_stderr
+    if captured.getvalue():
+        write_log(f"{event}: stderr: {captured.getvalue()}")
+    return 0
+
+
+def _dispatch(event: str, payload: dict[str, Any], raw: bytes) -> dict[str, Any] | None:
+    # Imported here, inside run_hook's safety net: even a broken module exits 0, silently.
+    from artibot_memory import hookfast  # noqa: PLC0415
+
+    done, output = hookfast.route(event, payload)
+    if done:
+        return output
+    _enable_site()
+    try:
+        from artibot_memory.hooks import run_hook as run_full_hook  # noqa: PLC0415
+    except ImportError as exc:
+        return _without_full_path(event, payload, raw, exc)
+    result: dict[str, Any] | None = run_full_hook(event, payload)
+    return result
+
+
+def _enable_site() -> None:
+    """Add site-packages when started with ``python3 -S`` (as the fast hooks are)."""
+    if sys.flags.no_site:
+        import site  # noqa: PLC0415
+
+        site.main()
+
+
+def _without_full_path(
+    event: str, payload: dict[str, Any], raw: bytes, exc: ImportError
+) -> dict[str, Any] | None:
+    """Rerun under the plugin venv, or keep the event in the journal for later."""
+    from artibot_memory import bootstrap, hookfast  # noqa: PLC0415
+
+    if not bootstrap.is_dependency_failure(exc):
+        log_failure(event, exc)
+        hookfast.defer(event, payload)
+        return None
+    python = bootstrap.ready_python()
+    if python is not None:
+        return _relay(python, event, raw)
+    hookfast.defer(event, payload)
+    message = bootstrap.session_start_message() if event == "SessionStart" else None
+    return {"systemMessage": message} if message else None
+
+
+def _relay(python: Path, event: str, raw: bytes) -> dict[str, Any] | None:
+    from artibot_memory import bootstrap  # noqa: PLC0415
+
+    timeout = RELAY_TIMEOUTS.get(event, DEFAULT_RELAY_TIMEOUT)
+    done = bootstrap.relay(python, event, raw, timeout)
+    if done.stderr or done.returncode:
+        write_log(f"{event}: relay exit {done.returncode}: {done.stderr.decode(errors='replace')}")
+    output = parse_payload(done.stdout)
+    return output or None
+
+
+def _emit(output: object) -> None:
+    """Print ``output`` as one JSON object (nothing for None); never a partial line."""
+    if output is None:
+        return
+    if not isinstance(output, dict):
+        msg = f"hook returned {type(output).__name__}, not a dict"
+        raise TypeError(msg)
+    line = (json.dumps(output, ensure_ascii=False) + "\n").encode("utf-8", "replace")
+    try:
+        sys.stdout.buffer.write(line)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        # Claude Code stopped reading; keep the interpreter's final flush from failing.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+
+
+def run_cli(argv: list[str]) -> int:
+    """Run the command line, under the plugin venv when the dependencies are missing here."""
+    try:
+        from artibot_memory.cli import main as cli_main  # noqa: PLC0415
+    except ImportError as exc:
+        return _cli_without_dependencies(argv, exc)
+    return cli_main(argv)
+
+
+def _cli_without_dependencies(argv: list[str], exc: ImportError) -> int:
+    from artibot_memory import bootstrap  # noqa: PLC0415
+
+    if not bootstrap.is_dependency_failure(exc):
+        sys.stderr.write(f"artibot-memory: cannot load the command line: {exc}\n")
+        return 1
+    python = bootstrap.ready_python()
+    if python is None:
+        sys.stderr.write(bootstrap.missing_message(exc) + "\n")
+        return 1
+    os.environ[bootstrap.RELAYED_ENV] = "1"
+    script = str(bootstrap.ENTRY_SCRIPT)
+    os.execv(python, [str(python), script, *argv])  # noqa: S606 - our venv, our script
+    return 1  # pragma: no cover - execv does not return
+
+
+def log_failure(event: str, exc: BaseException) -> None:
+    """Log an exception of a hook: type, message and the last frames, redacted."""
+    import traceback  # noqa: PLC0415 - only on failure
+
+    frames = "".join(traceback.format_exception(type(exc), exc, exc.__traceback__, limit=-6))
+    write_log(f"{event}: {type(exc).__name__}: {exc}\n{frames}")
+
+
+def write_log(message: str) -> None:
+    """Append a redacted, dated entry to ``logs/hooks.log``; never raises.
+
+    Nothing is written through a symlink: a ``logs`` folder or ``hooks.log`` that is a
+    link (perhaps out of the memory home) means no log.
+    """
+    try:
+        from artibot_memory import clock  # noqa: PLC0415
+        from artibot_memory.journal import cut_middle, redacted  # noqa: PLC0415
+
+        path = _log_path()
+        if os.path.lexists(path) and os.lstat(path).st_size > LOG_MAX_BYTES:
+            os.replace(path, f"{path}.1")
+        entry = (
+            f"{clock.now().isoformat(timespec='seconds')} {cut_middle(message, LOG_ENTRY_CHARS)}"
+        )
+        flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0)
+        fd = os.open(path, flags, 0o600)
+        try:
+            os.write(fd, (redacted(entry).rstrip("\n") + "\n").encode("utf-8", "replace"))
+        finally:
+            os.close(fd)
+    except Exception:  # noqa: BLE001, S110 - logging must never become the failure
+        pass
+
+
+def _log_path() -> str:
+    """Return ``<home>/logs/hooks.log``, with ``logs`` a real folder of mode 0700."""
+    import contextlib  # noqa: PLC0415 - only when something failed
+    import stat  # noqa: PLC0415
+
+    from artibot_memory.paths import DIR_MODE, home_dir  # noqa: PLC0415
+
+    logs = os.path.join(home_dir(), "logs")
+    with contextlib.suppress(FileExistsError):
+        os.mkdir(logs, DIR_MODE)
+    mode = os.lstat(logs).st_mode
+    if not stat.S_ISDIR(mode):
+        msg = f"{logs} is not a folder (a symlink?)"
+        raise NotADirectoryError(msg)
+    if stat.S_IMODE(mode) != DIR_MODE:
+        os.chmod(logs, DIR_MODE)
+    return os.path.join(logs, LOG_NAME)
