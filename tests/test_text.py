@@ -1,0 +1,182 @@
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from artibot_memory.text import auto_tags, normalize_text, porter_stem, tokenize
+
+
+def meets(a: str, b: str) -> bool:
+    """Two texts share a token: a search for one finds the other."""
+    return bool(set(tokenize(a)) & set(tokenize(b)))
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        pytest.param("retrieve_memories", ["retriev", "memori"], id="snake_case"),
+        pytest.param("MCP_INIT_TIMEOUT", ["mcp", "init", "timeout"], id="screaming-snake"),
+        pytest.param("parseUserName", ["pars", "user", "name", "parseusername"], id="camelCase"),
+        pytest.param("HTTPServer", ["http", "server", "httpserver"], id="acronym-then-word"),
+        pytest.param("SQLite IPv6 OAuth", ["sqlite", "ipv6", "oauth"], id="brand-case-stays-whole"),
+        pytest.param("sqlite-vec", ["sqlite", "vec"], id="kebab-case"),
+        pytest.param("os.path.join", ["os", "path", "join"], id="dotted-name"),
+        pytest.param(
+            "src/app/main.py", ["src", "app", "main", "py", "main.py"], id="path-keeps-file-name"
+        ),
+        pytest.param("(see package.json)", ["see", "packag", "json", "package.json"], id="file"),
+        pytest.param("Error 401 on port 8080", ["error", "401", "port", "8080"], id="numbers"),
+        pytest.param("Caroline's dog", ["carolin", "dog"], id="possessive"),
+        pytest.param("How do we do it?", [], id="stopwords-only"),
+        pytest.param("", [], id="empty"),
+    ],
+)
+def test_english_text_splits_into_lowercase_match_tokens(text: str, expected: list[str]) -> None:
+    assert tokenize(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("word", "form"),
+    [
+        pytest.param("error", "errors", id="plural-s"),
+        pytest.param("process", "processes", id="plural-es"),
+        pytest.param("memory", "memories", id="plural-ies"),
+        pytest.param("configure", "configured", id="past-ed"),
+        pytest.param("configure", "configuring", id="gerund-ing"),
+        pytest.param("configure", "configuration", id="derived-ation"),
+        pytest.param("deploy", "deploying", id="y-after-vowel-stays"),
+        pytest.param("deploy", "deployment", id="derived-ment"),
+        pytest.param("cache", "caching", id="e-dropped"),
+        pytest.param("run", "running", id="double-consonant"),
+    ],
+)
+def test_an_inflected_form_matches_its_base_word(word: str, form: str) -> None:
+    assert tokenize(word) == tokenize(form)
+
+
+@pytest.mark.parametrize(
+    ("korean", "stem"),
+    [
+        pytest.param("배포를", "배포", id="object-particle"),
+        pytest.param("배포가", "배포", id="subject-particle"),
+        pytest.param("배포는", "배포", id="topic-particle"),
+        pytest.param("배포에서", "배포", id="locative-particle"),
+        pytest.param("배포에서는", "배포", id="stacked-particles"),
+        pytest.param("배포했다", "배포", id="hada-past"),
+        pytest.param("메모리를", "메모리", id="loanword-with-particle"),
+        pytest.param("설정했다", "설정", id="hada-verb"),
+        pytest.param("설정되었습니다", "설정", id="doeda-polite"),
+        pytest.param("추가", "추가", id="noun-ending-like-a-particle-kept"),
+        pytest.param("경로를", "경로", id="noun-ending-in-ro-kept"),
+        pytest.param("회의에서", "회의", id="noun-ending-in-ui-kept"),
+    ],
+)
+def test_a_korean_word_with_a_particle_or_ending_gives_its_stem(korean: str, stem: str) -> None:
+    assert tokenize(korean) == [stem]
+
+
+@pytest.mark.parametrize(
+    ("query", "memory"),
+    [
+        pytest.param("배포", "어제 배포를 했는데 실패했다", id="stem-finds-inflected"),
+        pytest.param("메모리", "메모리를 비웠다", id="memory-particle"),
+        pytest.param("설정", "프록시를 설정했다", id="hada-verb"),
+    ],
+)
+def test_a_korean_query_finds_a_memory_written_with_particles(query: str, memory: str) -> None:
+    assert meets(query, memory)
+
+
+def test_mixed_korean_and_english_keeps_the_english_word() -> None:
+    assert tokenize("pytest를 실행했다") == ["pytest", "실행"]
+    assert tokenize("Docker로는 API를 호출") == ["docker", "api", "호출"]
+
+
+def test_korean_question_words_are_dropped_like_stopwords() -> None:
+    assert tokenize("어떻게 배포를 설정했다") == ["배포", "설정"]
+
+
+def test_tokenizing_is_deterministic() -> None:
+    text = "Fixed flaky tests in src/app/main.py; 배포를 다시 했다"
+    assert tokenize(text) == tokenize(text)
+
+
+@given(st.text(max_size=200))
+def test_any_text_tokenizes_to_nonempty_lowercase_strings(text: str) -> None:
+    tokens = tokenize(text)
+    assert all(token and token == token.casefold() and " " not in token for token in tokens)
+
+
+@pytest.mark.parametrize(
+    ("word", "stem"),
+    [
+        pytest.param("caresses", "caress", id="sses"),
+        pytest.param("ponies", "poni", id="ies"),
+        pytest.param("hopping", "hop", id="undouble"),
+        pytest.param("relational", "relat", id="ational"),
+        pytest.param("generalization", "gener", id="steps-2-to-4"),
+        pytest.param("is", "is", id="short-words-untouched"),
+    ],
+)
+def test_porter_stemmer_follows_the_published_examples(word: str, stem: str) -> None:
+    assert porter_stem(word) == stem
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        pytest.param("  Use   PNPM here!! ", "use pnpm here", id="case-space-punctuation"),
+        pytest.param("Use pnpm here.", "use pnpm here", id="trailing-period"),
+        pytest.param("ｐｎｐｍ", "pnpm", id="full-width"),
+        pytest.param("배포는  main에서 한다.", "배포는 main에서 한다", id="korean"),
+    ],
+)
+def test_normalized_text_is_the_same_for_texts_that_say_the_same(text: str, expected: str) -> None:
+    assert normalize_text(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        pytest.param("npm run build", ["npm", "npm run"], id="command-and-subcommand"),
+        pytest.param(
+            "git commit -m 'wip' && git push", ["git", "git commit", "git push"], id="chain"
+        ),
+        pytest.param("python -m pytest -q", ["python", "pytest"], id="python-module"),
+        pytest.param("always use pnpm here, not npm", ["pnpm", "npm"], id="programs-in-prose"),
+        pytest.param("Make sure you go home", [], id="wordlike-programs-in-prose-ignored"),
+        pytest.param("git is slow today", ["git"], id="no-stopword-subcommand"),
+        pytest.param("Run `ruff check .` first", ["ruff"], id="backticks"),
+        pytest.param(
+            "ModuleNotFoundError: No module named 'yaml'", ["modulenotfounderror"], id="py-error"
+        ),
+        pytest.param("ENOENT: open package.json", ["enoent", "package.json"], id="errno-and-file"),
+        pytest.param("error[E0425]: cannot find value", ["e0425"], id="compiler-code"),
+        pytest.param("ERROR: EXAMPLE failed", [], id="shouting-is-not-an-errno"),
+        pytest.param("Edit the Dockerfile and .env", ["dockerfile", ".env"], id="special-files"),
+        pytest.param("at render (src/App.tsx:12:5)", ["app.tsx"], id="file-with-line-number"),
+        pytest.param(
+            "memory.metadata.get in retrieve_memories of BaseStorage",
+            ["memory.metadata.get", "retrieve_memories", "basestorage"],
+            id="identifiers",
+        ),
+        pytest.param("e.g. it works", [], id="abbreviation-is-not-a-dotted-name"),
+        pytest.param("pytest를 실행했다", ["pytest"], id="program-with-korean-particle"),
+    ],
+)
+def test_auto_tags_pick_errors_commands_files_and_identifiers(
+    text: str, expected: list[str]
+) -> None:
+    assert auto_tags(text) == expected
+
+
+def test_auto_tags_put_errors_first_and_respect_the_limit() -> None:
+    text = "TypeError in utils.py after `npm test`: fooBar, baz_qux, a.b_c"
+    assert auto_tags(text)[:4] == ["typeerror", "npm", "npm test", "utils.py"]
+    assert auto_tags(text, limit=2) == ["typeerror", "npm"]
+
+
+def test_auto_tags_are_unique_and_lowercase() -> None:
+    tags = auto_tags("TypeError TypeError typeerror `git status` git")
+    assert tags == ["typeerror", "git", "git status"]
