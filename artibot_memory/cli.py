@@ -102,8 +102,8 @@ def _add_transfer(verbs: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 
 def _add_doctor(verbs: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    doctor = verbs.add_parser("doctor", help="check the stores, journal and file modes; exit 1 on a problem")
-    doctor.add_argument("--repair", action="store_true", help="move broken files aside and restore backups")
+    doctor = verbs.add_parser("doctor", help="check every file of the memory home")
+    doctor.add_argument("--repair", action="store_true", help="mend it (originals kept aside)")
     _json_flag(doctor)
 
 
@@ -148,9 +148,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line and return its exit status."""
     args = build_parser().parse_args(argv)
     if args.verb == "hook":
-        from artibot_memory.launcher import run_hook  # noqa: PLC0415 - hooks never need the CLI
+        from artibot_memory.launcher import read_stdin, run_hook  # noqa: PLC0415
 
-        return run_hook(args.event, sys.stdin.buffer.read())
+        return run_hook(args.event, read_stdin())
     try:
         output = dispatch(args)
     except ArtibotMemoryError as exc:

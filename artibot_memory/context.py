@@ -16,11 +16,12 @@ from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
-from artibot_memory import clock
+from artibot_memory import clock, journal
+from artibot_memory.kinds import ACCESS_EVENT
 from artibot_memory.framing import quote
 from artibot_memory.model import Memory, MemoryType, State
 from artibot_memory.project import display_name, same_project
-from artibot_memory.search import candidates, rank, record_access
+from artibot_memory.search import candidates, rank
 
 DEFAULT_BUDGET = 8_000
 HEADER = (
@@ -41,6 +42,43 @@ class Section:
     line: Callable[[Memory], str]
 
 
+@dataclass(frozen=True)
+class RenderedContext:
+    """The context text and the memories it shows."""
+
+    text: str
+    shown: list[Memory]
+
+    @property
+    def valid_until(self) -> datetime | None:
+        """The first instant a memory shown here expires (None: none of them expires)."""
+        return min((m.expires_at for m in self.shown if m.expires_at), default=None)
+
+
+def render_context(
+    project: str | None,
+    query: str | None = None,
+    budget: int = DEFAULT_BUDGET,
+    *,
+    home: Path | None = None,
+) -> RenderedContext:
+    """Render the context of ``project`` without counting anything as accessed."""
+    now = clock.now()
+    pool = candidates(None, project, now, home)
+    text, shown = render(build_sections(pool, project, query, now), budget)
+    return RenderedContext(text, shown)
+
+
+def note_shown(shown: list[Memory]) -> None:
+    """Count memories handed to a session as accessed.
+
+    Journaled, not written now: SessionStart must not rewrite four stores to count what
+    it showed; the next ingest applies the counts in one write per store.
+    """
+    if shown:
+        journal.append({"event": ACCESS_EVENT, "ids": [memory.id for memory in shown]})
+
+
 def get_relevant_context(
     project: str | None,
     query: str | None = None,
@@ -50,13 +88,10 @@ def get_relevant_context(
     home: Path | None = None,
 ) -> str:
     """Return the SessionStart text for ``project`` within ``budget`` characters ('' if none)."""
-    now = clock.now()
-    pool = candidates(None, project, now, home)
-    sections = build_sections(pool, project, query, now)
-    text, shown = render(sections, budget)
-    if record and shown:
-        record_access(shown, now, home)
-    return text
+    rendered = render_context(project, query, budget, home=home)
+    if record:
+        note_shown(rendered.shown)
+    return rendered.text
 
 
 def build_sections(

@@ -19,12 +19,15 @@ from collections.abc import Callable
 from typing import Any
 
 from artibot_memory import memory as api
-from artibot_memory.context import get_relevant_context
+from artibot_memory import clock
+from artibot_memory.context import RenderedContext, note_shown, render_context
 from artibot_memory.ingest import IngestReport, Record, ingest_journal
 from artibot_memory.model import MemoryType, Source, State
 from artibot_memory.project import project_of
 from artibot_memory.prompts import detect_preferences, slash_command
+from artibot_memory.paths import memory_home
 from artibot_memory.prune import prune
+from artibot_memory.startcache import session_start_output, write_cache
 from artibot_memory.transcript import read_transcript, render_summary
 
 Payload = dict[str, Any]
@@ -43,15 +46,30 @@ def on_session_start(payload: Payload) -> Payload | None:
     """Ingest, prune, and hand the project's memories to the new session."""
     ingest()
     prune(lock_timeout=START_LOCK_TIMEOUT)
-    text = get_relevant_context(project_of(_text(payload, "cwd")), budget=CONTEXT_BUDGET)
-    if not text:
-        return None
-    return {"hookSpecificOutput": {"hookEventName": "SessionStart", "additionalContext": text}}
+    rendered = refresh_start_cache(project_of(_text(payload, "cwd")))
+    note_shown(rendered.shown)
+    return session_start_output(rendered.text)
+
+
+def refresh_start_cache(project: str | None) -> RenderedContext:
+    """Render a project's context and keep it for the next SessionStart's fast path."""
+    rendered = render_context(project, budget=CONTEXT_BUDGET)
+    ids = [memory.id for memory in rendered.shown]
+    write_cache(memory_home(), project, rendered.text, ids, rendered.valid_until, clock.now())
+    return rendered
 
 
 def ingest() -> IngestReport:
-    """Drain the journal into the stores, handling deferred prompts and session ends."""
-    return ingest_journal(on_deferred=process_deferred)
+    """Drain the journal into the stores, handling deferred prompts and session ends.
+
+    Projects whose session ended get their SessionStart context rendered afresh, so the
+    next session there starts on the fast path.
+    """
+    report = ingest_journal(on_deferred=process_deferred)
+    ended = {project_of(_text(r, "cwd")) for r in report.deferred if r.get("event") == "SessionEnd"}
+    for project in ended:
+        refresh_start_cache(project)
+    return report
 
 
 def process_deferred(record: Record) -> None:

@@ -18,13 +18,16 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 from artibot_memory import clock, journal
 from artibot_memory.memory import Draft, save_many
+from artibot_memory.kinds import ACCESS_EVENT
 from artibot_memory.model import Memory, MemoryType, Source, State
 from artibot_memory.project import project_of
+from artibot_memory.search import record_access_counts
 from artibot_memory.signature import command_signature, error_signature, program_and_target
 from artibot_memory.store import Store
 from artibot_memory.stores import spec_for
@@ -139,7 +142,7 @@ def walk(records: Iterable[Record]) -> tuple[dict[str, Session], list[Record]]:
     sessions: dict[str, Session] = defaultdict(Session)
     deferred: list[Record] = []
     for record in sorted(records, key=lambda r: str(r.get("at") or "")):
-        if record.get("deferred"):
+        if record.get("deferred") or record.get("event") == ACCESS_EVENT:
             deferred.append(record)
             continue
         handler = HANDLERS.get(str(record.get("event")))
@@ -157,7 +160,28 @@ def apply_records(records: list[Record], home: Path | None = None) -> IngestRepo
     late = [(sid, r) for sid, s in sessions.items() for r in s.unmatched_successes]
     if late:
         close_stored_errors(late, home)
+    accessed = [r for r in deferred if r.get("event") == ACCESS_EVENT]
+    if accessed:
+        apply_accesses(accessed, home)
+    report.deferred = [r for r in deferred if r.get("event") != ACCESS_EVENT]
     return report
+
+
+def apply_accesses(records: list[Record], home: Path | None = None) -> None:
+    """Count the journaled accesses: one locked write per store touched."""
+    counts: dict[str, int] = defaultdict(int)
+    for record in records:
+        for memory_id in record.get("ids") or []:
+            counts[str(memory_id)] += 1
+    last = max(str(r.get("at") or "") for r in records)
+    record_access_counts(counts, _parse_time(last) or clock.now(), home)
+
+
+def _parse_time(value: str) -> datetime | None:
+    try:
+        return datetime.fromisoformat(value)
+    except ValueError:
+        return None
 
 
 def close_stored_errors(successes: list[tuple[str, Record]], home: Path | None = None) -> None:

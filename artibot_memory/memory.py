@@ -23,7 +23,7 @@ from typing import Any
 from artibot_memory import clock
 from artibot_memory.errors import UnknownMemoryError, UsageError
 from artibot_memory.merge import absorb, drop_expired, enforce_cap, new_evidence
-from artibot_memory.model import MAX_TEXT_CHARS, Memory, MemoryType, Scope, Source, State, new_id
+from artibot_memory.model import MAX_TEXT_CHARS, clean_tags, Memory, MemoryType, Scope, Source, State, new_id
 from artibot_memory.project import same_project
 from artibot_memory.redact import redact
 from artibot_memory.signature import command_signature, error_signature
@@ -75,7 +75,7 @@ def build(draft: Draft, now: datetime) -> Memory:
     text = clean_text(draft.text)
     created = draft.created_at or now
     scope = Scope(draft.scope) if draft.scope else (Scope.PROJECT if draft.project else Scope.GLOBAL)
-    tags = [redact(t) for t in draft.tags] + auto_tags(text)
+    tags = clean_tags([redact(t) for t in draft.tags] + auto_tags(text))
     return Memory(
         id=new_id(spec.type),
         type=spec.type,

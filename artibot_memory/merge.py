@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from artibot_memory.model import Evidence, Memory, MemoryType, State
+from artibot_memory.model import Evidence, Memory, MemoryType, State, clean_tags
 from artibot_memory.stores import StoreSpec
 from artibot_memory.text import normalize_text
 
@@ -110,7 +110,7 @@ def _replace_in_place(old: Memory, new: Memory, spec: StoreSpec, now: datetime) 
 
 def _merge(old: Memory, new: Memory, spec: StoreSpec, now: datetime) -> Memory:
     old.count += new.count
-    old.tags = [*dict.fromkeys([*old.tags, *new.tags])]
+    old.tags = clean_tags([*old.tags, *new.tags])
     if new.resolution:
         old.resolution = new.resolution
         old.state = State.RESOLVED if old.type is MemoryType.ERROR else old.state

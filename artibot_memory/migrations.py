@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from artibot_memory.model import SCHEMA_VERSION
+from artibot_memory.model import SCHEMA_VERSION, clean_tags
 
 Document = dict[str, Any]
 
@@ -30,6 +30,9 @@ def _entry_0_to_1(entry: dict[str, Any]) -> dict[str, Any]:
     if "text" not in upgraded and "data" in upgraded:
         data = upgraded.pop("data")
         upgraded["text"] = data if isinstance(data, str) else str(data)
+    tags = upgraded.get("tags")
+    if isinstance(tags, list):
+        upgraded["tags"] = clean_tags([str(tag) for tag in tags])
     created = upgraded.get("created_at")
     upgraded.setdefault("updated_at", created)
     upgraded.setdefault("last_seen", upgraded.get("updated_at"))

@@ -16,41 +16,16 @@ from __future__ import annotations
 
 import secrets
 from datetime import datetime
-from enum import Enum
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field
+
+from artibot_memory.kinds import ID_PREFIX, MemoryType, Scope, State
+
+__all__ = ["ID_PREFIX", "Evidence", "Memory", "MemoryType", "Scope", "Source", "State", "StoreFile"]
 
 SCHEMA_VERSION = 1
 MAX_TEXT_CHARS = 16_000
-
-
-class MemoryType(str, Enum):
-    """The four stores of seed 003."""
-
-    PREFERENCE = "preference"
-    CONTEXT = "context"
-    COMMAND = "command"
-    ERROR = "error"
-
-
-class State(str, Enum):
-    """Where a memory stands (seed 001), plus ``pending`` for unconfirmed candidates."""
-
-    PENDING = "pending"
-    ACTIVE = "active"
-    STALE = "stale"
-    SUPERSEDED = "superseded"
-    RESOLVED = "resolved"
-
-
-class Scope(str, Enum):
-    """How far a memory applies (seed 001)."""
-
-    GLOBAL = "global"
-    PROJECT = "project"
-    PERSON = "person"
-    TEMPORARY = "temporary"
 
 
 class Source(BaseModel):
@@ -79,12 +54,16 @@ class Evidence(BaseModel):
     note: str | None = None
 
 
-ID_PREFIX = {
-    MemoryType.PREFERENCE: "pref",
-    MemoryType.CONTEXT: "ctx",
-    MemoryType.COMMAND: "cmd",
-    MemoryType.ERROR: "err",
-}
+def clean_tags(tags: list[str]) -> list[str]:
+    """Return tags trimmed, lower-cased and unique, in their first order.
+
+    Done when a memory is built, not by a validator: validation runs on every load of
+    every entry, and a Python validator there costs more than the rest of it.
+
+    >>> clean_tags([" Py ", "py", "", "DB"])
+    ['py', 'db']
+    """
+    return list(dict.fromkeys(t.strip().lower() for t in tags if t.strip()))
 
 
 def new_id(memory_type: MemoryType) -> str:
@@ -130,11 +109,6 @@ class Memory(BaseModel):
     signature: str | None = None
     resolution: str | None = None
     details: dict[str, Any] = Field(default_factory=dict)
-
-    @field_validator("tags")
-    @classmethod
-    def _unique_lower_tags(cls, tags: list[str]) -> list[str]:
-        return list(dict.fromkeys(t.strip().lower() for t in tags if t.strip()))
 
     def is_expired(self, at: datetime) -> bool:
         """Tell whether the memory's TTL has run out at ``at`` (expiry instant included)."""

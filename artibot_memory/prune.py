@@ -53,6 +53,8 @@ def prune(home: Path | None = None, *, lock_timeout: float = 10.0) -> PruneRepor
     report = PruneReport()
     for spec in STORES:
         store = Store(spec, home)
+        if not _needs_pruning(store.load(), spec.cap, now):
+            continue  # the common case at session start: no lock, no rewrite
         try:
             with store.transaction(timeout=lock_timeout) as entries:
                 report.expired += drop_expired(entries, now)
@@ -60,6 +62,10 @@ def prune(home: Path | None = None, *, lock_timeout: float = 10.0) -> PruneRepor
         except StoreBusyError:
             report.skipped_busy.append(spec.filename)
     return report
+
+
+def _needs_pruning(entries: list[Memory], cap: int, now: datetime) -> bool:
+    return len(entries) > cap or any(entry.is_expired(now) for entry in entries)
 
 
 def extend_ttl(memory_id: str, days: float, home: Path | None = None) -> Memory:

@@ -26,7 +26,7 @@ from artibot_memory.model import Memory, MemoryType, State
 from artibot_memory.project import same_project
 from artibot_memory.scoring import KeywordIndex, ScoreParts, frequency, recency, relevance
 from artibot_memory.store import Store
-from artibot_memory.stores import STORES, spec_for
+from artibot_memory.stores import STORES, spec_for, specs_for_id
 from artibot_memory.text import tokenize
 
 SEARCHABLE_STATES = frozenset({State.ACTIVE, State.RESOLVED, State.STALE})
@@ -111,23 +111,32 @@ def search(
 
 
 def record_access(memories: Iterable[Memory], now: datetime, home: Path | None = None) -> None:
-    """Add one access to each memory, one locked write per store touched.
+    """Add one access to each memory, one locked write per store touched."""
+    counts: dict[str, int] = defaultdict(int)
+    for memory in memories:
+        counts[memory.id] += 1
+    record_access_counts(counts, now, home)
+
+
+def record_access_counts(counts: dict[str, int], at: datetime, home: Path | None = None) -> None:
+    """Add ``counts[id]`` accesses to each memory, one locked write per store touched.
 
     A store whose lock is busy is skipped: a lost access count is better than a slow hook.
     """
-    wanted: dict[MemoryType, set[str]] = defaultdict(set)
-    for memory in memories:
-        wanted[memory.type].add(memory.id)
-    for memory_type, ids in wanted.items():
+    by_store: dict[str, dict[str, int]] = defaultdict(dict)
+    for memory_id, count in counts.items():
+        for spec in specs_for_id(memory_id):
+            by_store[spec.type.value][memory_id] = count
+    for memory_type, wanted in by_store.items():
         try:
             with Store(spec_for(memory_type), home).transaction(timeout=2.0) as entries:
-                _bump(entries, ids, now)
+                _bump(entries, wanted, at)
         except StoreBusyError:
             continue
 
 
-def _bump(entries: list[Memory], ids: set[str], now: datetime) -> None:
+def _bump(entries: list[Memory], counts: dict[str, int], at: datetime) -> None:
     for entry in entries:
-        if entry.id in ids:
-            entry.access_count += 1
-            entry.last_accessed = now
+        if entry.id in counts:
+            entry.access_count += counts[entry.id]
+            entry.last_accessed = max(at, entry.last_accessed) if entry.last_accessed else at

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import tempfile
 from collections.abc import Iterator
 from datetime import datetime
 from pathlib import Path
@@ -35,10 +34,12 @@ from artibot_memory.errors import (
 )
 from artibot_memory.migrations import migrate, schema_version_of
 from artibot_memory.model import SCHEMA_VERSION, Memory
+from artibot_memory.atomic import write_atomically
 from artibot_memory.paths import FILE_MODE, ensure_private_dir, is_inside, memory_home
 from artibot_memory.stores import StoreSpec
 
 _ENTRIES = TypeAdapter(list[Memory])
+_READ_CACHE: dict[Path, tuple[tuple[int, int, int], list[Memory]]] = {}
 LOCK_TIMEOUT_SECONDS = 10.0
 
 
@@ -58,8 +59,26 @@ class Store:
         self.backup_path = self.home / "backups" / spec.filename
 
     def load(self) -> list[Memory]:
-        """Return the entries on disk (none when the file does not exist yet)."""
+        """Return the entries on disk, to read and not to change (none if no file yet).
+
+        Parsed files are kept per process and reused while the file's inode, size and
+        mtime are unchanged: one hook reads the same store several times, and
+        validation is most of the cost. Change entries only inside :meth:`transaction`,
+        which always reads the file afresh.
+        """
         self._refuse_unsafe_link()
+        try:
+            fingerprint = _fingerprint(self.path)
+        except FileNotFoundError:
+            return []
+        cached = _READ_CACHE.get(self.path)
+        if cached is not None and cached[0] == fingerprint:
+            return list(cached[1])
+        entries = self._read()
+        _READ_CACHE[self.path] = (fingerprint, entries)
+        return list(entries)
+
+    def _read(self) -> list[Memory]:
         try:
             data = self.path.read_bytes()
         except FileNotFoundError:
@@ -81,7 +100,8 @@ class Store:
         except Timeout as exc:
             raise StoreBusyError(self.path, timeout) from exc
         try:
-            entries = self.load()
+            self._refuse_unsafe_link()
+            entries = self._read()
             yield entries
             self._write(entries)
         finally:
@@ -142,26 +162,6 @@ def parse_store_bytes(path: Path, data: bytes) -> list[Memory]:
         raise CorruptStoreError(path, problem) from exc
 
 
-def write_atomically(path: Path, payload: bytes) -> None:
-    """Write ``payload`` to ``path`` via a fsynced temp file and ``os.replace``."""
-    fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(payload)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.chmod(tmp_name, FILE_MODE)
-        os.replace(tmp_name, path)
-    except BaseException:
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(tmp_name)
-        raise
-    _fsync_dir(path.parent)
-
-
-def _fsync_dir(folder: Path) -> None:
-    fd = os.open(folder, os.O_RDONLY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
+def _fingerprint(path: Path) -> tuple[int, int, int]:
+    status = path.stat()
+    return (status.st_ino, status.st_size, status.st_mtime_ns)

@@ -9,6 +9,8 @@ command     command-history.json     7 days    500
 error       error-patterns.json      90 days   200
 =========== ======================== ========= =====
 
+Standard library only, so the hook fast path can find the files.
+
 The seed leaves preferences and contexts uncapped; the original code let contexts grow
 without bound, so both get a documented cap. Preferences are deduplicated by key, so
 1,000 is far above real use and evicts superseded history before anything active.
@@ -20,7 +22,7 @@ from dataclasses import dataclass
 from datetime import timedelta
 
 from artibot_memory.errors import UsageError
-from artibot_memory.model import ID_PREFIX, MemoryType
+from artibot_memory.kinds import ID_PREFIX, MemoryType
 
 
 @dataclass(frozen=True)

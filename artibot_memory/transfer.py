@@ -22,7 +22,7 @@ from artibot_memory import clock
 from artibot_memory.errors import ImportFileError, UsageError
 from artibot_memory.memory import Draft, build, clean_text, list_memories
 from artibot_memory.merge import absorb, drop_expired, enforce_cap
-from artibot_memory.model import Memory, MemoryType, Scope, Source, State
+from artibot_memory.model import Memory, MemoryType, Scope, Source, State, clean_tags
 from artibot_memory.redact import redact
 from artibot_memory.store import Store
 from artibot_memory.stores import spec_for
@@ -68,6 +68,7 @@ def parse_line(line: str, now: datetime) -> Memory:
     if "id" in raw:
         memory = Memory.model_validate(raw)
         memory.text = clean_text(memory.text)
+        memory.tags = clean_tags([redact(tag) for tag in memory.tags])
         memory.resolution = redact(memory.resolution) if memory.resolution else None
         return memory
     short = ShortRecord.model_validate(raw)
@@ -133,8 +134,3 @@ def import_file(
     report = import_records(records, home)
     report.skipped = skipped
     return report
-
-
-def as_json(record: dict[str, Any]) -> str:
-    """Serialise one record for a JSON line."""
-    return orjson.dumps(record).decode()

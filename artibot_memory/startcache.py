@@ -1,0 +1,147 @@
+"""A ready-made SessionStart context per project, so a session starts on the stdlib alone.
+
+Rendering the context needs pydantic and every store validated: a few hundred
+milliseconds at each session start. So whenever the full path renders a project's
+context (at SessionStart, and in the SessionEnd worker after it has stored the session),
+it also writes ``cache/context-<hash>.json`` with the text, the ids shown and the
+fingerprints (inode, size, mtime) of the four store files. The next SessionStart of that
+project serves the cached text with the standard library only, if and only if:
+
+- no store file changed since (same fingerprints),
+- the journal holds nothing waiting to be stored,
+- no memory shown has expired since, and the cache is under a day old (recency drifts).
+
+Otherwise the hook takes the full path, which renders afresh and rewrites the cache.
+Showing a cached context journals an access record, exactly as a fresh one does.
+
+>>> import tempfile, pathlib
+>>> home = pathlib.Path(tempfile.mkdtemp())
+>>> from datetime import datetime, timezone
+>>> now = datetime(2026, 1, 1, tzinfo=timezone.utc)
+>>> write_cache(home, "/src/shop", "the text", ["pref-1"], None, now)
+>>> read_cache(home, "/src/shop", now)
+('the text', ['pref-1'])
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from datetime import datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+from artibot_memory import clock, journal
+from artibot_memory.atomic import write_atomically
+from artibot_memory.kinds import ACCESS_EVENT
+from artibot_memory.paths import ensure_private_dir, memory_home
+from artibot_memory.project import project_of
+from artibot_memory.stores import STORES
+
+CACHE_VERSION = 1
+MAX_AGE = timedelta(days=1)
+JOURNAL_NAME = "journal.jsonl"
+
+
+def cache_path(home: Path, project: str | None) -> Path:
+    """Return the cache file of a project (``None``: sessions outside any project)."""
+    digest = hashlib.sha256((project or "").encode("utf-8", "surrogatepass")).hexdigest()[:16]
+    return home / "cache" / f"context-{digest}.json"
+
+
+def fingerprints(home: Path) -> dict[str, list[int] | None]:
+    """Return (inode, size, mtime) of each store file, None for a missing one."""
+    found: dict[str, list[int] | None] = {}
+    for spec in STORES:
+        try:
+            status = os.stat(home / spec.filename)
+        except OSError:
+            found[spec.filename] = None
+        else:
+            found[spec.filename] = [status.st_ino, status.st_size, status.st_mtime_ns]
+    return found
+
+
+def write_cache(
+    home: Path,
+    project: str | None,
+    text: str,
+    ids: list[str],
+    valid_until: datetime | None,
+    now: datetime,
+) -> None:
+    """Record the context just rendered for ``project`` (after the stores were written)."""
+    document = {
+        "v": CACHE_VERSION,
+        "project": project,
+        "text": text,
+        "ids": ids,
+        "stores": fingerprints(home),
+        "written_at": now.isoformat(),
+        "valid_until": valid_until.isoformat() if valid_until else None,
+    }
+    ensure_private_dir(home / "cache")
+    write_atomically(cache_path(home, project), json.dumps(document).encode("utf-8"))
+
+
+def read_cache(home: Path, project: str | None, now: datetime) -> tuple[str, list[str]] | None:
+    """Return the cached (text, ids) when still exactly what a fresh render would give."""
+    try:
+        document = json.loads(cache_path(home, project).read_bytes())
+    except (OSError, ValueError):
+        return None
+    if not isinstance(document, dict) or not _still_valid(document, home, project, now):
+        return None
+    return str(document.get("text") or ""), [str(i) for i in document.get("ids") or []]
+
+
+def _still_valid(document: dict[str, Any], home: Path, project: str | None, now: datetime) -> bool:
+    if document.get("v") != CACHE_VERSION or document.get("project") != project:
+        return False
+    if _journal_waiting(home) or document.get("stores") != fingerprints(home):
+        return False
+    written = _time(document.get("written_at"))
+    until = _time(document.get("valid_until"))
+    if written is None or now - written > MAX_AGE or written > now:
+        return False
+    return document.get("valid_until") is None or (until is not None and now < until)
+
+
+def _journal_waiting(home: Path) -> bool:
+    try:
+        return (home / JOURNAL_NAME).stat().st_size > 0
+    except OSError:
+        return False
+
+
+def _time(value: object) -> datetime | None:
+    if not isinstance(value, str):
+        return None
+    try:
+        return datetime.fromisoformat(value)
+    except ValueError:
+        return None
+
+
+def session_start_output(text: str) -> dict[str, Any] | None:
+    """The SessionStart hook's JSON for ``text``, or None when there is nothing to say."""
+    if not text:
+        return None
+    return {"hookSpecificOutput": {"hookEventName": "SessionStart", "additionalContext": text}}
+
+
+def serve_cached_start(payload: dict[str, Any]) -> tuple[bool, dict[str, Any] | None]:
+    """The stdlib SessionStart: ``(True, output)`` from the cache, ``(False, None)`` if stale.
+
+    On ``False`` the caller takes the full path, which renders afresh.
+    """
+    cwd = payload.get("cwd")
+    project = project_of(cwd if isinstance(cwd, str) else None)
+    cached = read_cache(memory_home(), project, clock.now())
+    if cached is None:
+        return False, None
+    text, ids = cached
+    if ids:
+        journal.append({"event": ACCESS_EVENT, "ids": ids})
+    return True, session_start_output(text)

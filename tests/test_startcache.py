@@ -1,0 +1,99 @@
+from __future__ import annotations
+
+from datetime import timedelta
+from pathlib import Path
+
+from freezegun import freeze_time
+
+from artibot_memory import memory as api
+from artibot_memory.hooks import ingest, run_hook
+from artibot_memory.startcache import serve_cached_start
+
+SHOP = {"cwd": "/src/shop", "source": "startup"}
+
+
+def start_fully_then_drain() -> dict | None:
+    """A SessionStart on the full path, then the session's end and its worker's ingest."""
+    from artibot_memory import hookfast
+
+    output = run_hook("SessionStart", SHOP)
+    hookfast.defer("SessionEnd", {"session_id": "s", "cwd": SHOP["cwd"], "transcript_path": "/nonexistent"})
+    ingest()
+    return output
+
+
+def test_a_full_session_start_leaves_a_cache_the_next_start_serves():
+    api.save("preference", "Use pnpm, not npm")
+    fresh = start_fully_then_drain()
+    served, cached = serve_cached_start(SHOP)
+    assert served
+    assert cached == fresh
+
+
+def test_serving_from_the_cache_still_counts_the_items_as_accessed():
+    api.save("preference", "Use pnpm, not npm")
+    start_fully_then_drain()
+    serve_cached_start(SHOP)
+    ingest()
+    [entry] = api.list_memories("preference")
+    assert entry.access_count == 2
+
+
+def test_an_empty_context_is_cached_as_nothing_to_say():
+    start_fully_then_drain()
+    assert serve_cached_start(SHOP) == (True, None)
+
+
+def test_any_store_change_sends_the_start_back_to_the_full_path():
+    api.save("preference", "Use pnpm, not npm")
+    start_fully_then_drain()
+    api.save("context", "new fact", project="/src/shop")
+    assert serve_cached_start(SHOP) == (False, None)
+
+
+def test_records_waiting_in_the_journal_send_it_back_to_the_full_path():
+    api.save("preference", "Use pnpm, not npm")
+    start_fully_then_drain()
+    run_hook("UserPromptSubmit", {"session_id": "x", "prompt": "nothing to keep"})
+    from artibot_memory import journal
+
+    journal.append({"event": "PostToolUse", "tool_name": "Bash", "command": "ls"})
+    assert serve_cached_start(SHOP)[0] is False
+
+
+def test_another_project_has_its_own_cache(tmp_path: Path):
+    api.save("context", "shop fact", project="/src/shop")
+    start_fully_then_drain()
+    assert serve_cached_start({"cwd": "/src/blog"})[0] is False
+
+
+def test_the_cache_expires_with_the_first_memory_it_shows_and_after_a_day():
+    with freeze_time("2026-01-01T00:00:00Z") as clock:
+        api.save("command", "make test", project="/src/shop")
+        start_fully_then_drain()
+        clock.tick(timedelta(days=7))
+        assert serve_cached_start(SHOP)[0] is False
+    with freeze_time("2026-02-01T00:00:00Z") as clock:
+        api.save("preference", "tabs")
+        start_fully_then_drain()
+        clock.tick(timedelta(hours=23))
+        assert serve_cached_start(SHOP)[0] is True
+        clock.tick(timedelta(hours=2))
+        assert serve_cached_start(SHOP)[0] is False
+
+
+def test_a_session_end_refreshes_the_cache_of_its_project(tmp_path: Path):
+    import json
+
+    transcript = tmp_path / "t.jsonl"
+    row = {"type": "user", "sessionId": "s1", "cwd": "/src/shop", "timestamp": "2026-01-01T10:00:00Z",
+           "message": {"role": "user", "content": "Build the cart"}}
+    transcript.write_text(json.dumps(row) + "\n")
+    from artibot_memory import hookfast
+
+    hookfast.defer("SessionEnd", {"session_id": "s1", "cwd": "/src/shop", "transcript_path": str(transcript)})
+    ingest()
+    served, output = serve_cached_start(SHOP)
+    assert served
+    assert output is not None
+    assert "Build the cart" in output["hookSpecificOutput"]["additionalContext"]
