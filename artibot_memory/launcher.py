@@ -5,14 +5,16 @@ stdin (at most 1 MiB is kept), exits 0, prints nothing or exactly one JSON objec
 stdout, and writes nothing to stderr; its own failures go, redacted, to
 ``<memory home>/logs/hooks.log`` (rotated to ``hooks.log.1`` at 256 KiB).
 
-- PostToolUse / PostToolUseFailure: :mod:`artibot_memory.hookfast`, stdlib only. They
-  run as ``python3 -S`` (hooks/hooks.json): they need no site-packages, and skipping
-  ``site`` saves its start-up (every ``.pth`` file) on each tool call. A full event
-  started with ``-S`` turns ``site`` back on before it imports anything.
-- Any other event: ``artibot_memory.hooks.run_hook(event, payload)``, which needs the
-  runtime dependencies. Without them the hook reruns under the plugin venv when it is
-  ready (:mod:`artibot_memory.bootstrap`), else it journals what the event carried
-  (``"deferred": true``) and, on SessionStart, starts the one-time background install.
+- Every hook runs as ``python3 -S`` (hooks/hooks.json): skipping ``site`` saves its
+  start-up (every ``.pth`` file) on each call, and what the standard library can do
+  is done first (:func:`artibot_memory.hookfast.route`): PostToolUse and
+  PostToolUseFailure always, SessionStart from its context cache, prompts that hold
+  nothing to save, SessionEnd (journaled, then a detached worker).
+- The rest goes to ``artibot_memory.hooks.run_hook(event, payload)``, which needs the
+  runtime dependencies: ``site`` is turned back on first. Without them the hook reruns
+  under the plugin venv when it is ready (:mod:`artibot_memory.bootstrap`), else it
+  journals what the event carried (``"deferred": true``) and, on SessionStart, starts
+  the one-time background install.
 
 Any other argv is the command line (``artibot_memory.cli.main``), run under the plugin
 venv when this interpreter lacks the dependencies.

@@ -448,7 +448,7 @@ def test_hooks_json_runs_the_entry_in_exec_form_with_timeouts_in_seconds() -> No
         assert hook["type"] == "command"
         assert hook["command"] == "python3"
         assert hook["args"][-3:] == ["${CLAUDE_PLUGIN_ROOT}/bin/artibot-memory", "hook", event]
-        assert ("-S" in hook["args"]) == (event in hookfast.FAST_EVENTS)
+        assert hook["args"][0] == "-S"  # every hook starts without site; full paths add it
         assert 1 <= hook["timeout"] <= 30
 
 
