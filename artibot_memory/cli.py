@@ -51,6 +51,7 @@ def _add_save(verbs: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
     save.add_argument("--tag", action="append", help="a tag (repeatable)")
     save.add_argument("--project", help="project name or path (context/command/error: default this one)")
     save.add_argument("--scope", choices=["global", "project", "person", "temporary"])
+    save.add_argument("--fix", help="with an error: what resolved it (offered when it recurs)")
     _json_flag(save)
 
 

@@ -60,8 +60,10 @@ def one_line(memory: Memory, width: int = 90) -> str:
 
 def cmd_save(args: argparse.Namespace) -> Output:
     """``save TYPE TEXT``: remember one thing."""
-    given = args.project
-    project = resolve_project(given, Path.cwd() if args.type in PROJECT_TYPES else None)
+    if args.fix and args.type != MemoryType.ERROR.value:
+        msg = "--fix goes with `save error`: it records what resolved the error"
+        raise UsageError(msg)
+    project = resolve_project(args.project, Path.cwd() if args.type in PROJECT_TYPES else None)
     saved = api.save(
         args.type,
         args.text,
@@ -69,6 +71,7 @@ def cmd_save(args: argparse.Namespace) -> Output:
         tags=args.tag or (),
         project=project,
         scope=args.scope,
+        resolution=args.fix,
         source=Source(channel="cli"),
     )
     verb = "merged into" if saved.count > 1 else "saved"
@@ -195,8 +198,14 @@ def _prune_data(plan: PruneReport, *, done: bool) -> dict[str, Any]:
 def cmd_ingest(_args: argparse.Namespace) -> Output:
     """``ingest``: drain the capture journal into the stores (the SessionEnd worker)."""
     from artibot_memory.hooks import ingest  # noqa: PLC0415 - only this verb needs the hooks
+    from artibot_memory.launcher import log_failure  # noqa: PLC0415
 
-    report = ingest()
+    try:
+        report = ingest()
+    except Exception as exc:
+        # The SessionEnd worker runs detached with no stderr: the log is where it is seen.
+        log_failure("ingest", exc)
+        raise
     return Output({"records": report.records, "stored": len(report.stored)}, [f"ingested {report.records} journal records"])
 
 
@@ -206,5 +215,5 @@ def cmd_doctor(args: argparse.Namespace) -> Output:
     checks = doctor.diagnose()
     healthy = all(check.ok for check in checks)
     lines = (doctor.format_actions(actions) if args.repair else []) + doctor.report_lines(checks)
-    data = {"healthy": healthy, "repaired": actions, "checks": [check.as_dict() for check in checks]}
+    data = {"healthy": healthy, "repaired": actions, "checks": [c.as_dict() for c in checks]}
     return Output(data, lines, exit_code=0 if healthy else 1)

@@ -25,7 +25,7 @@ from artibot_memory.errors import UnknownMemoryError, UsageError
 from artibot_memory.merge import absorb, drop_expired, enforce_cap, new_evidence
 from artibot_memory.model import MAX_TEXT_CHARS, clean_tags, Memory, MemoryType, Scope, Source, State, new_id
 from artibot_memory.project import same_project
-from artibot_memory.redact import redact
+from artibot_memory.redact import redact, redact_value
 from artibot_memory.signature import command_signature, error_signature
 from artibot_memory.store import Store
 from artibot_memory.stores import STORES, StoreSpec, spec_for, specs_for_id
@@ -82,15 +82,15 @@ def build(draft: Draft, now: datetime) -> Memory:
         text=text,
         key=redact(draft.key) if draft.key else None,
         tags=tags,
-        project=draft.project,
+        project=redact(draft.project) if draft.project else None,
         scope=scope,
         state=State.RESOLVED if spec.type is MemoryType.ERROR and draft.resolution else State(draft.state),
         confidence=draft.confidence,
-        why=draft.why,
-        source=draft.source,
+        why=redact(draft.why) if draft.why else None,
+        source=Source.model_validate(redact_value(draft.source.model_dump())),
         signature=draft.signature or _signature(spec.type, text),
         resolution=redact(draft.resolution) if draft.resolution else None,
-        details=draft.details,
+        details=redact_value(draft.details),
         evidence=new_evidence(created, draft.source.session_id),
         created_at=created,
         updated_at=now,

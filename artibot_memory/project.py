@@ -19,9 +19,16 @@ def project_of(cwd: str | Path | None) -> str | None:
         return None
     start = Path(cwd).expanduser()
     for folder in (start, *start.parents):
-        if (folder / ".git").exists():
+        if _has_git(folder):
             return str(folder)
     return str(start)
+
+
+def _has_git(folder: Path) -> bool:
+    try:
+        return (folder / ".git").exists()
+    except OSError:  # a name too long, a loop: not a project root we can use
+        return False
 
 
 def same_project(stored: str | None, wanted: str | None) -> bool:

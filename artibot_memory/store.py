@@ -130,6 +130,8 @@ class Store:
     def _keep_backup(self) -> None:
         if not self.path.exists():
             return
+        if not is_inside(self.backup_path.parent, self.home):
+            return  # backups/ is a link out of the home: write nothing there
         ensure_private_dir(self.backup_path.parent)
         staging = self.backup_path.with_name(self.backup_path.name + f".{os.getpid()}.tmp")
         try:

@@ -23,7 +23,7 @@ from artibot_memory.errors import ImportFileError, UsageError
 from artibot_memory.memory import Draft, build, clean_text, list_memories
 from artibot_memory.merge import absorb, drop_expired, enforce_cap
 from artibot_memory.model import Memory, MemoryType, Scope, Source, State, clean_tags
-from artibot_memory.redact import redact
+from artibot_memory.redact import redact_value
 from artibot_memory.store import Store
 from artibot_memory.stores import spec_for
 
@@ -66,10 +66,10 @@ def parse_line(line: str, now: datetime) -> Memory:
         msg = "a line must be a JSON object"
         raise TypeError(msg)
     if "id" in raw:
-        memory = Memory.model_validate(raw)
+        # Every string of a full record is redacted: ids and dates come through unchanged.
+        memory = Memory.model_validate(redact_value(raw))
         memory.text = clean_text(memory.text)
-        memory.tags = clean_tags([redact(tag) for tag in memory.tags])
-        memory.resolution = redact(memory.resolution) if memory.resolution else None
+        memory.tags = clean_tags(memory.tags)
         return memory
     short = ShortRecord.model_validate(raw)
     fields = short.model_dump(exclude={"type", "text"})

@@ -146,3 +146,25 @@ def test_python_dash_m_runs_the_cli(memory_home: Path):
         capture_output=True, text=True, check=False, env={"ARTIBOT_MEMORY_HOME": str(memory_home), "PATH": ""},
     )
     assert (done.returncode, done.stdout, done.stderr) == (0, "", "")
+
+
+def test_save_error_with_a_fix_is_offered_by_the_fast_hook(capsys, memory_home: Path):
+    from artibot_memory.hookfast import find_fix
+
+    error = "ModuleNotFoundError: No module named 'yaml'"
+    code, _, _ = run(capsys, "save", "error", error, "--fix", "pip install pyyaml", "--project", "shop")
+    assert code == 0
+    _, out, _ = run(capsys, "list", "--type", "error", "--json")
+    [entry] = json.loads(out)
+    assert entry["state"] == "resolved"
+    from artibot_memory.signature import error_signature
+
+    fix = find_fix(error_signature("Exit code 1\n" + error), None)
+    assert fix is not None
+    assert fix["resolution"] == "pip install pyyaml"
+
+
+def test_a_fix_on_anything_but_an_error_is_refused(capsys):
+    code, _, err = run(capsys, "save", "preference", "tabs", "--fix", "x")
+    assert code == 1
+    assert "--fix goes with" in err

@@ -1,0 +1,295 @@
+from __future__ import annotations
+
+import json
+import os
+import stat
+from pathlib import Path
+
+import pytest
+from freezegun import freeze_time
+
+from artibot_memory import doctor
+from artibot_memory import memory as api
+from artibot_memory.cli import main
+from artibot_memory.store import Store
+from artibot_memory.stores import spec_for
+
+VALID_EMPTY = b'{"schema_version": 1, "entries": []}'
+BROKEN = [
+    pytest.param(b"", "corrupt", "is empty", id="zero-bytes"),
+    pytest.param(b'{"schema_version": 1, "entr', "corrupt", "not valid JSON", id="truncated"),
+    pytest.param(b"\x00\xff garbage", "corrupt", "not valid JSON", id="garbage"),
+    pytest.param(
+        b'{"schema_version": 1, "entries": {}}', "corrupt", "is not a store", id="wrong-shape"
+    ),
+    pytest.param(
+        b'{"schema_version": 1, "entries": [{"id": 1}]}', "corrupt", "invalid entry", id="bad-entry"
+    ),
+    pytest.param(
+        b'{"schema_version": 99, "entries": []}', "newer-schema", "schema_version 99", id="newer"
+    ),
+]
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def check_of(name: str) -> doctor.StoreHealth:
+    return next(check for check in doctor.diagnose() if check.name == name)
+
+
+def two_saves() -> Path:
+    api.save("preference", "first preference")
+    api.save("preference", "second preference")
+    return Store(spec_for("preference")).path
+
+
+def test_a_fresh_home_is_healthy_and_diagnose_does_not_create_it(memory_home: Path, capsys):
+    checks = doctor.diagnose()
+    assert [c.state for c in checks] == ["missing"] * 7
+    assert all(check.ok for check in checks)
+    assert not memory_home.exists()
+    code, out, err = run(capsys, "doctor")
+    assert (code, err) == (0, "")
+    assert "--repair" not in out
+
+
+def test_diagnose_counts_entries_and_checks_the_backup():
+    two_saves()
+    check = check_of("user-preferences.json")
+    assert (check.state, check.entries, check.backup, check.backup_entries) == ("ok", 2, "ok", 1)
+    assert check.line() == "ok            user-preferences.json: 2 entries; backup ok (1 entry)"
+
+
+@pytest.mark.parametrize(("content", "state", "problem"), BROKEN)
+def test_diagnose_names_what_is_wrong_with_a_store(memory_home: Path, content, state, problem):
+    memory_home.mkdir(mode=0o700)
+    (memory_home / "command-history.json").write_bytes(content)
+    check = check_of("command-history.json")
+    assert check.state == state
+    assert problem in check.problem
+    assert not check.ok
+    assert (memory_home / "command-history.json").read_bytes() == content
+
+
+def test_a_store_symlinked_out_of_the_home_is_an_unsafe_link(memory_home: Path, tmp_path: Path):
+    memory_home.mkdir(mode=0o700)
+    outside = tmp_path / "outside.json"
+    outside.write_bytes(VALID_EMPTY)
+    (memory_home / "error-patterns.json").symlink_to(outside)
+    assert check_of("error-patterns.json").state == "unsafe-link"
+
+
+def test_a_corrupt_backup_is_reported_as_not_usable():
+    path = two_saves()
+    (path.parent / "backups" / path.name).write_bytes(b"{")
+    check = check_of("user-preferences.json")
+    assert (check.state, check.backup) == ("ok", "corrupt")
+    assert "backup corrupt (not usable)" in check.line()
+
+
+def test_doctor_exits_1_with_one_line_per_problem_and_the_repair_hint(memory_home: Path, capsys):
+    memory_home.mkdir(mode=0o700)
+    (memory_home / "user-preferences.json").write_bytes(b"garbage")
+    (memory_home / "error-patterns.json").write_bytes(b"")
+    code, out, err = run(capsys, "doctor")
+    lines = out.splitlines()
+    assert (code, err) == (1, "")
+    assert [line.split()[0] for line in lines if line.startswith("corrupt")] == ["corrupt"] * 2
+    assert any(str(memory_home / "user-preferences.json") in line for line in lines)
+    assert lines[-1] == "run artibot-memory doctor --repair"
+    assert (memory_home / "user-preferences.json").read_bytes() == b"garbage"
+
+
+def test_doctor_json_lists_every_check(capsys):
+    api.save("error", "boom")
+    code, out, _ = run(capsys, "doctor", "--json")
+    report = json.loads(out)
+    assert (code, report["healthy"], report["repaired"]) == (0, True, [])
+    by_name = {check["name"]: check for check in report["checks"]}
+    assert by_name["error-patterns.json"]["entries"] == 1
+    assert {"journal.jsonl", "permissions"} <= by_name.keys()
+
+
+@freeze_time("2026-03-04 05:06:07")
+def test_repair_keeps_the_original_bytes_aside_and_restores_the_backup(memory_home: Path, capsys):
+    path = two_saves()
+    path.write_bytes(b'{"schema_version": 1, "entr')
+    code, out, _ = run(capsys, "doctor", "--repair")
+    aside = memory_home / "user-preferences.json.corrupt-20260304T050607Z"
+    assert code == 0
+    assert aside.read_bytes() == b'{"schema_version": 1, "entr'
+    assert [m.text for m in api.list_memories("preference")] == ["first preference"]
+    assert (
+        "repair: restored user-preferences.json from backups/user-preferences.json (1 entry)" in out
+    )
+
+
+@pytest.mark.parametrize(
+    ("backup", "why"),
+    [
+        pytest.param(None, "there is no backup", id="no-backup"),
+        pytest.param(b"not json", "the backup is corrupt", id="corrupt-backup"),
+        pytest.param(
+            b'{"schema_version": 7, "entries": []}', "the backup is newer-schema", id="newer-backup"
+        ),
+    ],
+)
+def test_repair_starts_empty_when_the_backup_cannot_be_used(memory_home: Path, backup, why):
+    memory_home.mkdir(mode=0o700)
+    path = memory_home / "project-contexts.json"
+    path.write_bytes(b"[1, 2")
+    if backup is not None:
+        (memory_home / "backups").mkdir(mode=0o700)
+        (memory_home / "backups" / path.name).write_bytes(backup)
+    actions = doctor.repair()
+    assert actions[1] == f"started project-contexts.json empty ({why})"
+    assert api.list_memories("context") == []
+    assert check_of("project-contexts.json").state == "ok"
+
+
+def test_repair_leaves_a_newer_schema_store_as_it_is(memory_home: Path):
+    memory_home.mkdir(mode=0o700)
+    newer = b'{"schema_version": 99, "entries": [{"future": true}]}'
+    (memory_home / "error-patterns.json").write_bytes(newer)
+    action = doctor.repair()[0]
+    assert action.startswith("left error-patterns.json as it is")
+    assert "upgrade artibot-memory" in action
+    assert (memory_home / "error-patterns.json").read_bytes() == newer
+    assert doctor.report_lines(doctor.diagnose())[-1].startswith("upgrade artibot-memory")
+
+
+def test_repair_moves_an_unsafe_link_aside_without_touching_its_target(
+    memory_home: Path, tmp_path: Path
+):
+    memory_home.mkdir(mode=0o700)
+    outside = tmp_path / "outside.json"
+    outside.write_bytes(VALID_EMPTY)
+    outside.chmod(0o644)
+    (memory_home / "command-history.json").symlink_to(outside)
+    doctor.repair()
+    [aside] = memory_home.glob("command-history.json.corrupt-*")
+    assert aside.is_symlink()
+    assert (outside.read_bytes(), stat.S_IMODE(outside.stat().st_mode)) == (VALID_EMPTY, 0o644)
+    assert not (memory_home / "command-history.json").is_symlink()
+    api.save("command", "make test")
+    assert outside.read_bytes() == VALID_EMPTY
+
+
+@freeze_time("2026-03-04 05:06:07")
+def test_a_second_repair_in_the_same_second_never_overwrites_the_first_copy(memory_home: Path):
+    memory_home.mkdir(mode=0o700)
+    path = memory_home / "user-preferences.json"
+    path.write_bytes(b"first garbage")
+    doctor.repair()
+    path.write_bytes(b"second garbage")
+    doctor.repair()
+    copies = sorted(memory_home.glob("user-preferences.json.corrupt-*"))
+    assert [p.read_bytes() for p in copies] == [b"first garbage", b"second garbage"]
+    assert [p.name[-16:] for p in copies] == ["20260304T050607Z", "20260304T050608Z"]
+
+
+def test_temp_files_of_a_killed_write_are_noted_and_deleted_by_repair(memory_home: Path):
+    path = two_saves()
+    litter = [
+        memory_home / f".{path.name}.k1ll3d.tmp",
+        memory_home / "backups" / f"{path.name}.4242.tmp",
+    ]
+    for file in litter:
+        file.write_bytes(b'{"schema_version":1,"entr')
+    check = check_of("user-preferences.json")
+    assert check.ok
+    assert "2 temp files left by an interrupted write" in check.line()
+    assert (
+        doctor.repair()[0]
+        == "deleted 2 temp files left by an interrupted write of user-preferences.json"
+    )
+    assert not any(file.exists() for file in litter)
+    assert check_of("user-preferences.json").entries == 2
+
+
+def test_quarantined_copies_are_owner_only(memory_home: Path):
+    memory_home.mkdir(mode=0o700)
+    path = memory_home / "error-patterns.json"
+    path.write_bytes(b"{{{")
+    path.chmod(0o644)
+    doctor.repair()
+    [aside] = memory_home.glob("error-patterns.json.corrupt-*")
+    assert stat.S_IMODE(aside.stat().st_mode) == 0o600
+
+
+def test_a_journal_symlink_is_reported_and_moved_aside(memory_home: Path, tmp_path: Path):
+    memory_home.mkdir(mode=0o700)
+    target = tmp_path / "elsewhere.jsonl"
+    target.write_bytes(b"")
+    (memory_home / "journal.jsonl").symlink_to(target)
+    assert check_of("journal.jsonl").state == "unsafe-link"
+    [action] = doctor.repair()
+    assert "capture starts a new journal" in action
+    assert check_of("journal.jsonl").state == "missing"
+    assert target.exists()
+
+
+def test_the_journal_check_counts_waiting_records_and_torn_lines(memory_home: Path):
+    memory_home.mkdir(mode=0o700)
+    (memory_home / "journal.jsonl").write_bytes(b'{"v":1,"event":"PostToolUse"}\n{"v":1,"ev\n')
+    check = check_of("journal.jsonl")
+    assert (check.state, check.entries) == ("ok", 1)
+    assert "1 unreadable line," in check.problem
+
+
+def test_a_symlink_leading_out_of_the_home_is_a_problem_that_repair_moves_aside(
+    memory_home: Path, tmp_path: Path
+):
+    api.save("preference", "tabs")
+    outside = tmp_path / "outside-logs"
+    outside.mkdir()
+    (memory_home / "logs").symlink_to(outside)
+    check = check_of("links")
+    assert (check.state, check.problem) == (
+        "unsafe-link",
+        "1 symlink leading out of the memory home: logs",
+    )
+    [action] = doctor.repair()
+    assert action.startswith(
+        "moved logs, a symlink leading out of the memory home, aside to logs.corrupt-"
+    )
+    assert check_of("links").state == "ok"
+    assert outside.is_dir()
+
+
+def test_loose_modes_are_a_problem_that_repair_fixes(memory_home: Path):
+    api.save("preference", "tabs")
+    (memory_home / "user-preferences.json").chmod(0o644)
+    (memory_home / "backups").mkdir(exist_ok=True)
+    (memory_home / "backups").chmod(0o755)
+    check = check_of("permissions")
+    assert check.state == "loose-mode"
+    assert "backups" in check.problem
+    assert doctor.repair() == ["made 2 files and folders owner-only (files 0600, folders 0700)"]
+    assert check_of("permissions").state == "ok"
+
+
+def test_repair_of_a_healthy_home_does_nothing(memory_home: Path, capsys):
+    two_saves()
+    before = {p: p.read_bytes() for p in memory_home.rglob("*") if p.is_file()}
+    code, out, _ = run(capsys, "doctor", "--repair")
+    assert code == 0
+    assert out.splitlines()[0] == "repair: nothing to do"
+    assert {p: p.read_bytes() for p in before} == before
+    assert not list(memory_home.glob("*.corrupt-*"))
+
+
+@pytest.mark.parametrize(
+    "content", [pytest.param(p.values[0], id=p.id) for p in BROKEN if p.id != "newer"]
+)
+def test_after_repair_saving_works_again(memory_home: Path, content):
+    memory_home.mkdir(mode=0o700)
+    (memory_home / "error-patterns.json").write_bytes(content)
+    doctor.repair()
+    api.save("error", "ModuleNotFoundError: No module named 'requests'")
+    assert all(check.ok for check in doctor.diagnose())
+    assert os.listdir(memory_home).count("error-patterns.json") == 1
