@@ -29,7 +29,7 @@ from artibot_memory.redact import redact, redact_value
 from artibot_memory.signature import command_signature, error_signature
 from artibot_memory.store import Store
 from artibot_memory.stores import STORES, StoreSpec, spec_for, specs_for_id
-from artibot_memory.text import auto_tags
+from artibot_memory.tags import auto_tags
 
 TRUNCATION_MARK = " … [truncated]"
 

@@ -4,7 +4,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from artibot_memory.text import auto_tags, normalize_text, porter_stem, tokenize
+from artibot_memory.stemmer import porter_stem
+from artibot_memory.tags import auto_tags
+from artibot_memory.text import normalize_text, tokenize
 
 
 def meets(a: str, b: str) -> bool:
