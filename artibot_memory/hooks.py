@@ -28,7 +28,8 @@ from artibot_memory.prompts import detect_preferences, slash_command
 from artibot_memory.paths import memory_home
 from artibot_memory.prune import prune
 from artibot_memory.startcache import session_start_output, write_cache
-from artibot_memory.transcript import read_transcript, render_summary
+from artibot_memory.summary import render_summary
+from artibot_memory.transcript import read_transcript
 
 Payload = dict[str, Any]
 SESSION_KEY_PREFIX = "session:"

@@ -15,12 +15,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from artibot_memory.summary import render_summary
 from artibot_memory.transcript import (
     FailedCommand,
     SessionDigest,
     TestRun,
     read_transcript,
-    render_summary,
 )
 
 FIXTURES = Path(__file__).parent / "fixtures" / "transcripts"
