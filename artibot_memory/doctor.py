@@ -111,6 +111,8 @@ class StoreHealth:
         'ok            x.json: 3 entries; no backup yet'
         """
         where = self.name if self.ok else str(self.path)
+        if not self.ok and self.path.name != self.name:  # a check of the whole home
+            where = f"{self.name} in {self.path}"
         parts = [self.problem or self._contents(), *self._backup_part(), *self.notes]
         return f"{self.state:<13} {where}: {'; '.join(parts)}"
 

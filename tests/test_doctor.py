@@ -253,12 +253,24 @@ def test_a_symlink_leading_out_of_the_home_is_a_problem_that_repair_moves_aside(
         "unsafe-link",
         "1 symlink leading out of the memory home: logs",
     )
+    assert check.line().startswith(f"unsafe-link   links in {memory_home}: 1 symlink")
     [action] = doctor.repair()
     assert action.startswith(
         "moved logs, a symlink leading out of the memory home, aside to logs.corrupt-"
     )
     assert check_of("links").state == "ok"
     assert outside.is_dir()
+
+
+def test_a_lock_file_symlinked_out_of_the_home_is_moved_aside(memory_home: Path, tmp_path: Path):
+    memory_home.mkdir(mode=0o700)
+    victim = tmp_path / "victim"
+    victim.write_bytes(b"precious")
+    (memory_home / "user-preferences.json.lock").symlink_to(victim)
+    assert check_of("links").state == "unsafe-link"
+    doctor.repair()
+    api.save("preference", "tabs")
+    assert victim.read_bytes() == b"precious"
 
 
 def test_loose_modes_are_a_problem_that_repair_fixes(memory_home: Path):

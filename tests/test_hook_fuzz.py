@@ -34,7 +34,7 @@ ROOT = Path(__file__).resolve().parent.parent
 ENTRY = ROOT / "bin" / "artibot-memory"
 FIXTURES = Path(__file__).parent / "fixtures" / "hooks"
 # SPEC §2.1: every hook event Claude Code 2.1.332 knows.
-SPEC_EVENTS = (  # noqa: SIM905 - the list as SPEC §2.1 prints it
+SPEC_EVENTS = (  # the list as SPEC §2.1 prints it
     "PreToolUse PostToolUse PostToolUseFailure PostToolBatch Notification UserPromptSubmit "
     "UserPromptExpansion SessionStart SessionEnd Stop StopFailure SubagentStart "
     "SubagentStop PreCompact PostCompact PreModelSwitch PostModelSwitch PermissionRequest "
