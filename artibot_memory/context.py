@@ -17,8 +17,9 @@ from datetime import datetime
 from pathlib import Path
 
 from artibot_memory import clock, journal
-from artibot_memory.kinds import ACCESS_EVENT
+from artibot_memory.errors import StoreError
 from artibot_memory.framing import quote
+from artibot_memory.kinds import ACCESS_EVENT
 from artibot_memory.model import Memory, MemoryType, State
 from artibot_memory.project import display_name, same_project
 from artibot_memory.search import candidates, rank
@@ -61,10 +62,14 @@ def render_context(
     budget: int = DEFAULT_BUDGET,
     *,
     home: Path | None = None,
+    on_unusable: Callable[[StoreError], None] | None = None,
 ) -> RenderedContext:
-    """Render the context of ``project`` without counting anything as accessed."""
+    """Render the context of ``project`` without counting anything as accessed.
+
+    ``on_unusable``: see :func:`artibot_memory.search.candidates`.
+    """
     now = clock.now()
-    pool = candidates(None, project, now, home)
+    pool = candidates(None, project, now, home, on_unusable=on_unusable)
     text, shown = render(build_sections(pool, project, query, now), budget)
     return RenderedContext(text, shown)
 

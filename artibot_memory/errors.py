@@ -44,7 +44,7 @@ class UnknownMemoryError(UsageError):
 class StoreError(ArtibotMemoryError):
     """A store file exists but cannot be used; it is never overwritten."""
 
-    advice = "fix or move the file aside, or run `artibot-memory doctor`"
+    advice = "run `artibot-memory doctor --repair` to set it aside and restore the last backup"
 
     def __init__(self, path: Path, problem: str) -> None:
         self.path = path

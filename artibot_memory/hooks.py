@@ -18,14 +18,16 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from artibot_memory import memory as api
 from artibot_memory import clock
+from artibot_memory import memory as api
 from artibot_memory.context import RenderedContext, note_shown, render_context
+from artibot_memory.errors import StoreError
 from artibot_memory.ingest import IngestReport, Record, ingest_journal
+from artibot_memory.launcher import log_failure, write_log
 from artibot_memory.model import MemoryType, Source, State
+from artibot_memory.paths import memory_home
 from artibot_memory.project import project_of
 from artibot_memory.prompts import detect_preferences, slash_command
-from artibot_memory.paths import memory_home
 from artibot_memory.prune import prune
 from artibot_memory.startcache import session_start_output, write_cache
 from artibot_memory.summary import render_summary
@@ -44,9 +46,18 @@ def _text(payload: Payload, name: str) -> str | None:
 
 
 def on_session_start(payload: Payload) -> Payload | None:
-    """Ingest, prune, and hand the project's memories to the new session."""
-    ingest()
-    prune(lock_timeout=START_LOCK_TIMEOUT)
+    """Ingest, prune, and hand the project's memories to the new session.
+
+    A broken store is logged and left out: the others still reach the session. The
+    ingest, which may need the broken store, keeps the journal for a later try.
+    """
+    try:
+        ingest()
+    except StoreError as exc:
+        log_failure("SessionStart", exc)
+    report = prune(lock_timeout=START_LOCK_TIMEOUT)
+    for problem in report.unusable:
+        write_log(f"SessionStart: prune: {problem}")
     rendered = refresh_start_cache(project_of(_text(payload, "cwd")))
     note_shown(rendered.shown)
     return session_start_output(rendered.text)
@@ -54,10 +65,14 @@ def on_session_start(payload: Payload) -> Payload | None:
 
 def refresh_start_cache(project: str | None) -> RenderedContext:
     """Render a project's context and keep it for the next SessionStart's fast path."""
-    rendered = render_context(project, budget=CONTEXT_BUDGET)
+    rendered = render_context(project, budget=CONTEXT_BUDGET, on_unusable=_log_unusable)
     ids = [memory.id for memory in rendered.shown]
     write_cache(memory_home(), project, rendered.text, ids, rendered.valid_until, clock.now())
     return rendered
+
+
+def _log_unusable(exc: StoreError) -> None:
+    write_log(f"SessionStart: context: {exc}")
 
 
 def ingest() -> IngestReport:

@@ -23,8 +23,8 @@ from pathlib import Path
 from typing import Any
 
 from artibot_memory import clock, journal
-from artibot_memory.memory import Draft, save_many
 from artibot_memory.kinds import ACCESS_EVENT
+from artibot_memory.memory import Draft, save_many
 from artibot_memory.model import Memory, MemoryType, Source, State
 from artibot_memory.project import project_of
 from artibot_memory.search import record_access_counts
@@ -72,12 +72,19 @@ def _source(record: Record, channel: str) -> Source:
     return Source(channel=channel, session_id=record.get("session_id"), command=record.get("command"))
 
 
+def _observation(record: Record) -> str | None:
+    """Name a journal record so that re-applying it (a retried batch) counts it once."""
+    tool_use_id = record.get("tool_use_id")
+    return f"{tool_use_id}@{record.get('at')}" if tool_use_id else None
+
+
 def _on_failure(session: Session, record: Record) -> None:
     draft = Draft(
         MemoryType.ERROR,
         error_text(record),
         project=project_of(record.get("cwd")),
         source=_source(record, "hook:PostToolUseFailure"),
+        observation=_observation(record),
         signature=record.get("signature") or error_signature(str(record.get("error") or "")),
         details={"command": record.get("command"), "exit_code": record.get("exit_code")},
     )
@@ -94,7 +101,13 @@ def _on_success(session: Session, record: Record) -> None:
     if not command:
         return
     session.drafts.append(
-        Draft(MemoryType.COMMAND, command, project=project_of(record.get("cwd")), source=_source(record, "hook:PostToolUse"))
+        Draft(
+            MemoryType.COMMAND,
+            command,
+            project=project_of(record.get("cwd")),
+            source=_source(record, "hook:PostToolUse"),
+            observation=_observation(record),
+        )
     )
     closed = _close_open_failures(session, command)
     if not closed:

@@ -22,8 +22,17 @@ from typing import Any
 
 from artibot_memory import clock
 from artibot_memory.errors import UnknownMemoryError, UsageError
-from artibot_memory.merge import absorb, drop_expired, enforce_cap, new_evidence
-from artibot_memory.model import MAX_TEXT_CHARS, clean_tags, Memory, MemoryType, Scope, Source, State, new_id
+from artibot_memory.merge import Twins, absorb, drop_expired, enforce_cap, new_evidence
+from artibot_memory.model import (
+    MAX_TEXT_CHARS,
+    Memory,
+    MemoryType,
+    Scope,
+    Source,
+    State,
+    clean_tags,
+    new_id,
+)
 from artibot_memory.project import same_project
 from artibot_memory.redact import redact, redact_value
 from artibot_memory.signature import command_signature, error_signature
@@ -52,6 +61,7 @@ class Draft:
     details: dict[str, Any] = field(default_factory=dict)
     created_at: datetime | None = None
     signature: str | None = None
+    observation: str | None = None  # names one sighting (a tool_use_id): replays count once
 
 
 def clean_text(text: str) -> str:
@@ -91,7 +101,7 @@ def build(draft: Draft, now: datetime) -> Memory:
         signature=draft.signature or _signature(spec.type, text),
         resolution=redact(draft.resolution) if draft.resolution else None,
         details=redact_value(draft.details),
-        evidence=new_evidence(created, draft.source.session_id),
+        evidence=new_evidence(created, draft.source.session_id, draft.observation),
         created_at=created,
         updated_at=now,
         last_seen=created,
@@ -128,8 +138,9 @@ def save_many(drafts: Iterable[Draft], *, home: Path | None = None) -> list[Memo
         spec = spec_for(memory_type)
         with Store(spec, home).transaction() as entries:
             drop_expired(entries, now)
+            twins = Twins(entries)
             for index in indexes:
-                stored[index] = absorb(entries, built[index], spec, now)
+                stored[index] = absorb(entries, built[index], spec, now, twins)
             enforce_cap(entries, spec.cap)
     return stored
 

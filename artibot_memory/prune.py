@@ -13,7 +13,7 @@ from datetime import datetime, timedelta
 from pathlib import Path
 
 from artibot_memory import clock
-from artibot_memory.errors import StoreBusyError, UnknownMemoryError, UsageError
+from artibot_memory.errors import StoreBusyError, StoreError, UnknownMemoryError, UsageError
 from artibot_memory.merge import drop_expired, enforce_cap
 from artibot_memory.model import Memory
 from artibot_memory.store import Store
@@ -29,6 +29,7 @@ class PruneReport:
     expired: list[Memory] = field(default_factory=list)
     over_cap: list[Memory] = field(default_factory=list)
     skipped_busy: list[str] = field(default_factory=list)
+    unusable: list[str] = field(default_factory=list)
 
     @property
     def removed(self) -> list[Memory]:
@@ -53,14 +54,16 @@ def prune(home: Path | None = None, *, lock_timeout: float = 10.0) -> PruneRepor
     report = PruneReport()
     for spec in STORES:
         store = Store(spec, home)
-        if not _needs_pruning(store.load(), spec.cap, now):
-            continue  # the common case at session start: no lock, no rewrite
         try:
+            if not _needs_pruning(store.load(), spec.cap, now):
+                continue  # the common case at session start: no lock, no rewrite
             with store.transaction(timeout=lock_timeout) as entries:
                 report.expired += drop_expired(entries, now)
                 report.over_cap += enforce_cap(entries, spec.cap)
         except StoreBusyError:
             report.skipped_busy.append(spec.filename)
+        except StoreError as exc:
+            report.unusable.append(str(exc))  # the others are still pruned
     return report
 
 

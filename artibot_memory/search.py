@@ -15,13 +15,13 @@ really counts.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
 from artibot_memory import clock
-from artibot_memory.errors import StoreBusyError
+from artibot_memory.errors import StoreBusyError, StoreError
 from artibot_memory.model import Memory, MemoryType, State
 from artibot_memory.project import same_project
 from artibot_memory.scoring import KeywordIndex, ScoreParts, frequency, recency, relevance
@@ -76,10 +76,16 @@ def candidates(
     project: str | None,
     now: datetime,
     home: Path | None = None,
+    *,
+    on_unusable: Callable[[StoreError], None] | None = None,
 ) -> list[Memory]:
-    """Return the live memories a search may return: not expired, not superseded."""
+    """Return the live memories a search may return: not expired, not superseded.
+
+    An unusable store raises, unless ``on_unusable`` is given: then it is reported there
+    and the other stores still count (a hook must not lose all memory to one bad file).
+    """
     specs = [spec_for(t) for t in types] if types else list(STORES)
-    found = [m for spec in specs for m in Store(spec, home).load()]
+    found = [m for spec in specs for m in _load(Store(spec, home), on_unusable)]
     return [
         m
         for m in found
@@ -87,6 +93,16 @@ def candidates(
         and not m.is_expired(now)
         and (project is None or m.project is None or same_project(m.project, project))
     ]
+
+
+def _load(store: Store, on_unusable: Callable[[StoreError], None] | None) -> list[Memory]:
+    try:
+        return store.load()
+    except StoreError as exc:
+        if on_unusable is None:
+            raise
+        on_unusable(exc)
+        return []
 
 
 def search(

@@ -26,6 +26,7 @@ from filelock import FileLock, Timeout
 from pydantic import TypeAdapter, ValidationError
 
 from artibot_memory import clock
+from artibot_memory.atomic import write_atomically
 from artibot_memory.errors import (
     CorruptStoreError,
     NewerSchemaError,
@@ -34,7 +35,6 @@ from artibot_memory.errors import (
 )
 from artibot_memory.migrations import migrate, schema_version_of
 from artibot_memory.model import SCHEMA_VERSION, Memory
-from artibot_memory.atomic import write_atomically
 from artibot_memory.paths import FILE_MODE, ensure_private_dir, is_inside, memory_home
 from artibot_memory.stores import StoreSpec
 
@@ -99,6 +99,8 @@ class Store:
             lock.acquire()
         except Timeout as exc:
             raise StoreBusyError(self.path, timeout) from exc
+        except OSError as exc:  # e.g. the lock file is a symlink loop
+            raise UnsafeStoreError(self.path, f"its lock cannot be taken ({exc.strerror})") from exc
         try:
             self._refuse_unsafe_link()
             entries = self._read()
@@ -111,6 +113,10 @@ class Store:
         """Move the file aside as ``<file>.corrupt-<UTC time>`` and return the new path."""
         stamp = (at or clock.now()).strftime("%Y%m%dT%H%M%SZ")
         target = self.path.with_name(f"{self.path.name}.corrupt-{stamp}")
+        attempt = 1
+        while target.exists() or target.is_symlink():  # never over an earlier copy
+            attempt += 1
+            target = self.path.with_name(f"{self.path.name}.corrupt-{stamp}-{attempt}")
         self.path.replace(target)
         return target
 

@@ -13,7 +13,6 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
-from typing import Any
 
 import orjson
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
@@ -21,7 +20,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from artibot_memory import clock
 from artibot_memory.errors import ImportFileError, UsageError
 from artibot_memory.memory import Draft, build, clean_text, list_memories
-from artibot_memory.merge import absorb, drop_expired, enforce_cap
+from artibot_memory.merge import Twins, absorb, drop_expired, enforce_cap
 from artibot_memory.model import Memory, MemoryType, Scope, Source, State, clean_tags
 from artibot_memory.redact import redact_value
 from artibot_memory.store import Store
@@ -118,9 +117,10 @@ def import_records(records: list[Memory], home: Path | None = None) -> ImportRep
             fresh = [m for m in group if not m.is_expired(now)]
             report.expired_on_arrival += len(group) - len(fresh)
             existing_ids = {e.id for e in entries}
+            twins = Twins(entries)
             for memory in fresh:
                 if memory.id not in existing_ids:
-                    absorb(entries, memory, spec, now)
+                    absorb(entries, memory, spec, now, twins)
             enforce_cap(entries, spec.cap)
         report.imported += len(fresh)
     return report

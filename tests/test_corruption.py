@@ -294,11 +294,6 @@ def test_captured_commands_survive_a_broken_store_and_arrive_after_repair(
     assert not list(memory_home.glob("journal*"))
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="ingest is at-least-once: save_many writes the command store, the error store "
-    "fails, the journal take is kept and re-applied later (ingest.apply_records)",
-)
 def test_a_partly_failed_ingest_does_not_count_a_command_twice(memory_home: Path, tmp_path: Path):
     corrupt_store(memory_home, "error", b"{")
     payloads = hook_payloads(tmp_path)

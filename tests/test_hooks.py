@@ -87,3 +87,13 @@ def test_unknown_events_and_garbage_payloads_do_nothing():
     assert run_hook("Notification", {"x": 1}) is None
     assert run_hook("UserPromptSubmit", {"prompt": 42}) is None
     assert run_hook("SessionEnd", {"transcript_path": ["not", "a", "path"]}) is None
+
+
+def test_one_broken_store_does_not_cost_the_session_the_others(memory_home: Path):
+    api.save("preference", "Use pnpm, not npm")
+    (memory_home / "command-history.json").write_bytes(b"{broken")
+    output = run_hook("SessionStart", {"cwd": "/src/shop", "source": "startup"})
+    assert output is not None
+    assert "Use pnpm, not npm" in output["hookSpecificOutput"]["additionalContext"]
+    assert "command-history.json" in (memory_home / "logs" / "hooks.log").read_text()
+    assert (memory_home / "command-history.json").read_bytes() == b"{broken"

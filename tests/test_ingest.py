@@ -82,3 +82,11 @@ def test_the_same_error_twice_is_one_pattern_seen_twice():
 def test_retries_of_the_same_program_on_the_same_target_pair_up():
     assert same_attempt("pytest tests/test_a.py -x", "pytest tests/test_a.py -q")
     assert not same_attempt("pytest tests/test_a.py", "pytest tests/test_b.py")
+
+
+def test_a_replayed_journal_batch_counts_each_command_once():
+    batch = [dict(bash_ok("pytest -q", f"2026-01-01T10:0{i}:00"), tool_use_id=f"toolu_{i}") for i in range(3)]
+    apply_records(batch)
+    apply_records(batch)  # a crashed ingest's take, applied again
+    [command] = api.list_memories("command")
+    assert command.count == 3

@@ -85,3 +85,11 @@ def test_records_already_expired_on_arrival_are_not_kept():
     report = import_file([line], "old.jsonl")
     assert (report.imported, report.expired_on_arrival) == (0, 1)
     assert Store(spec_for("command")).load() == []
+
+
+def test_importing_the_same_full_records_twice_keeps_one_copy_each():
+    api.save("command", "make build")
+    exported = list(export_lines())
+    import_file(exported, "again.jsonl")
+    [entry] = api.list_memories("command")
+    assert entry.count == 1
