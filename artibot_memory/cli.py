@@ -23,7 +23,9 @@ EPILOG = "Memories live in the memory home ($ARTIBOT_MEMORY_HOME, or your user d
 
 def build_parser() -> argparse.ArgumentParser:
     """Return the parser of every verb."""
-    parser = argparse.ArgumentParser(prog="artibot-memory", description=__doc__.splitlines()[0], epilog=EPILOG)
+    parser = argparse.ArgumentParser(
+        prog="artibot-memory", description=__doc__.splitlines()[0], epilog=EPILOG
+    )
     parser.add_argument("--version", action="version", version=f"artibot-memory {__version__}")
     verbs = parser.add_subparsers(dest="verb", required=True, metavar="VERB")
     _add_save(verbs)
@@ -32,7 +34,9 @@ def build_parser() -> argparse.ArgumentParser:
     _add_prune(verbs)
     _add_transfer(verbs)
     _add_doctor(verbs)
-    hook = verbs.add_parser("hook", help="run a Claude Code hook (payload on stdin; always exits 0)")
+    hook = verbs.add_parser(
+        "hook", help="run a Claude Code hook (payload on stdin; always exits 0)"
+    )
     hook.add_argument("event")
     verbs.add_parser("home", help="print the memory home")
     verbs.add_parser("ingest", help="store what the hooks captured in the journal now")
@@ -49,7 +53,9 @@ def _add_save(verbs: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
     save.add_argument("text")
     save.add_argument("--key", help="a stable name; saving the same key again replaces the value")
     save.add_argument("--tag", action="append", help="a tag (repeatable)")
-    save.add_argument("--project", help="project name or path (context/command/error: default this one)")
+    save.add_argument(
+        "--project", help="project name or path (context/command/error: default this one)"
+    )
     save.add_argument("--scope", choices=["global", "project", "person", "temporary"])
     save.add_argument("--fix", help="with an error: what resolved it (offered when it recurs)")
     _json_flag(save)

@@ -39,7 +39,7 @@ class Output:
 
 
 def brief(memory: Memory) -> dict[str, Any]:
-    """The fields a listing shows; ``show`` and ``export`` give the full record."""
+    """Return the fields a listing shows; ``show`` and ``export`` give the full record."""
     return {
         "id": memory.id,
         "type": memory.type.value,
@@ -54,8 +54,9 @@ def brief(memory: Memory) -> dict[str, Any]:
 
 
 def one_line(memory: Memory, width: int = 90) -> str:
-    """A memory on one line: id, type, date, text."""
-    return f"{memory.id:<15} {memory.type.value:<10} {memory.last_seen:%Y-%m-%d}  {clean(memory.text, width)}"
+    """Return a memory on one line: id, type, date, text."""
+    day = f"{memory.last_seen:%Y-%m-%d}"
+    return f"{memory.id:<15} {memory.type.value:<10} {day}  {clean(memory.text, width)}"
 
 
 def cmd_save(args: argparse.Namespace) -> Output:
@@ -96,7 +97,10 @@ def cmd_list(args: argparse.Namespace) -> Output:
 def cmd_show(args: argparse.Namespace) -> Output:
     """``show ID``: one memory, every field."""
     record = api.get(args.id).model_dump(mode="json")
-    return Output(record, [f"{name}: {value}" for name, value in record.items() if value not in (None, [], {})])
+    return Output(
+        record,
+        [f"{name}: {value}" for name, value in record.items() if value not in (None, [], {})],
+    )
 
 
 def cmd_forget(args: argparse.Namespace) -> Output:
@@ -119,8 +123,19 @@ def cmd_stats(_args: argparse.Namespace) -> Output:
     for row in rows:
         oldest = f"{row.oldest:%Y-%m-%d}" if row.oldest else "-"
         newest = f"{row.newest:%Y-%m-%d}" if row.newest else "-"
-        lines.append(f"{row.type:<11}{row.entries:>8}{row.bytes:>11}  {oldest:<11} {newest:<11} {row.expiring_soon}")
-    return Output([{**asdict(r), "oldest": r.oldest and r.oldest.isoformat(), "newest": r.newest and r.newest.isoformat()} for r in rows], lines)
+        sizes = f"{row.type:<11}{row.entries:>8}{row.bytes:>11}"
+        lines.append(f"{sizes}  {oldest:<11} {newest:<11} {row.expiring_soon}")
+    return Output(
+        [
+            {
+                **asdict(r),
+                "oldest": r.oldest and r.oldest.isoformat(),
+                "newest": r.newest and r.newest.isoformat(),
+            }
+            for r in rows
+        ],
+        lines,
+    )
 
 
 def cmd_export(args: argparse.Namespace) -> Output:
@@ -133,7 +148,9 @@ def cmd_import(args: argparse.Namespace) -> Output:
     lines, source = _read_lines(args.file)
     report = import_file(lines, source, skip_invalid=args.skip_invalid)
     text = [f"imported {report.imported} memories"]
-    text += [f"skipped {len(report.skipped)} invalid lines:", *report.skipped] if report.skipped else []
+    text += (
+        [f"skipped {len(report.skipped)} invalid lines:", *report.skipped] if report.skipped else []
+    )
     if report.expired_on_arrival:
         text.append(f"{report.expired_on_arrival} had already expired and were not kept")
     return Output(asdict(report), text)
@@ -206,7 +223,10 @@ def cmd_ingest(_args: argparse.Namespace) -> Output:
         # The SessionEnd worker runs detached with no stderr: the log is where it is seen.
         log_failure("ingest", exc)
         raise
-    return Output({"records": report.records, "stored": len(report.stored)}, [f"ingested {report.records} journal records"])
+    return Output(
+        {"records": report.records, "stored": len(report.stored)},
+        [f"ingested {report.records} journal records"],
+    )
 
 
 def cmd_doctor(args: argparse.Namespace) -> Output:

@@ -103,7 +103,14 @@ def on_user_prompt(payload: Payload) -> None:
     command = slash_command(prompt)
     if command:
         project = project_of(_text(payload, "cwd"))
-        drafts.append(api.Draft(MemoryType.COMMAND, command, project=project, source=_source(payload, "UserPromptSubmit")))
+        drafts.append(
+            api.Draft(
+                MemoryType.COMMAND,
+                command,
+                project=project,
+                source=_source(payload, "UserPromptSubmit"),
+            )
+        )
     for found in detect_preferences(prompt):
         drafts.append(
             api.Draft(

@@ -62,14 +62,16 @@ def same_attempt(failed: str, succeeded: str) -> bool:
 
 
 def error_text(record: Record) -> str:
-    """The stored text of a failure: the command, then the head of its error output."""
+    """Return the stored text of a failure: the command, then the head of its error output."""
     lines = str(record.get("error") or "").splitlines()
     body = "\n".join(lines[:MAX_ERROR_LINES]) or "failed with no output"
     return f"`{record.get('command') or record.get('tool_name')}` failed: {body}"
 
 
 def _source(record: Record, channel: str) -> Source:
-    return Source(channel=channel, session_id=record.get("session_id"), command=record.get("command"))
+    return Source(
+        channel=channel, session_id=record.get("session_id"), command=record.get("command")
+    )
 
 
 def _observation(record: Record) -> str | None:
@@ -207,7 +209,9 @@ def close_stored_errors(successes: list[tuple[str, Record]], home: Path | None =
         for session_id, record in successes:
             for entry in entries:
                 if _fixes(entry, session_id, str(record.get("command"))):
-                    entry.resolution = f"later in the same session `{record.get('command')}` succeeded"
+                    entry.resolution = (
+                        f"later in the same session `{record.get('command')}` succeeded"
+                    )
                     entry.state = State.RESOLVED
                     entry.updated_at = now
 

@@ -84,7 +84,9 @@ def build(draft: Draft, now: datetime) -> Memory:
     spec = spec_for(draft.type)
     text = clean_text(draft.text)
     created = draft.created_at or now
-    scope = Scope(draft.scope) if draft.scope else (Scope.PROJECT if draft.project else Scope.GLOBAL)
+    scope = (
+        Scope(draft.scope) if draft.scope else (Scope.PROJECT if draft.project else Scope.GLOBAL)
+    )
     tags = clean_tags([redact(t) for t in draft.tags] + auto_tags(text))
     return Memory(
         id=new_id(spec.type),
@@ -94,7 +96,9 @@ def build(draft: Draft, now: datetime) -> Memory:
         tags=tags,
         project=redact(draft.project) if draft.project else None,
         scope=scope,
-        state=State.RESOLVED if spec.type is MemoryType.ERROR and draft.resolution else State(draft.state),
+        state=State.RESOLVED
+        if spec.type is MemoryType.ERROR and draft.resolution
+        else State(draft.state),
         confidence=draft.confidence,
         why=redact(draft.why) if draft.why else None,
         source=Source.model_validate(redact_value(draft.source.model_dump())),
@@ -188,7 +192,8 @@ def forget(
 
 
 def _remove_where(
-    spec: StoreSpec, home: Path | None, memory_id: str | None, key: str | None) -> list[Memory]:
+    spec: StoreSpec, home: Path | None, memory_id: str | None, key: str | None
+) -> list[Memory]:
     store = Store(spec, home)
     if not any(_matches(m, memory_id, key) for m in store.load()):
         return []

@@ -54,8 +54,10 @@ def display_name(project: str | None) -> str:
 
 
 def resolve_project(given: str | None, cwd: str | Path | None = None) -> str | None:
-    """Turn a ``--project`` value into what is stored: a bare name stays a name, a path
-    (or ``.``) becomes its git top-level; nothing given means the project of ``cwd``.
+    """Turn a ``--project`` value into what is stored.
+
+    A bare name stays a name, a path (or ``.``) becomes its git top-level, and nothing
+    given means the project of ``cwd``.
 
     >>> resolve_project("shop")
     'shop'

@@ -63,7 +63,7 @@ def fingerprints(home: Path) -> dict[str, list[int] | None]:
     return found
 
 
-def write_cache(
+def write_cache(  # noqa: PLR0917 - the cache's fields, each named at the one call site
     home: Path,
     project: str | None,
     text: str,
@@ -125,14 +125,14 @@ def _time(value: object) -> datetime | None:
 
 
 def session_start_output(text: str) -> dict[str, Any] | None:
-    """The SessionStart hook's JSON for ``text``, or None when there is nothing to say."""
+    """Return the SessionStart hook's JSON for ``text``, or None when there is nothing to say."""
     if not text:
         return None
     return {"hookSpecificOutput": {"hookEventName": "SessionStart", "additionalContext": text}}
 
 
 def serve_cached_start(payload: dict[str, Any]) -> tuple[bool, dict[str, Any] | None]:
-    """The stdlib SessionStart: ``(True, output)`` from the cache, ``(False, None)`` if stale.
+    """Serve SessionStart from the cache: ``(True, output)``, or ``(False, None)`` if stale.
 
     On ``False`` the caller takes the full path, which renders afresh.
     """
