@@ -1,0 +1,71 @@
+"""Run every benchmark, one after the other, and rewrite benchmarks/RESULTS.md from scratch.
+
+Each benchmark runs as its own process (``python benchmarks/NAME.py``) and writes its own section;
+this script only starts RESULTS.md afresh and runs them in order. Options are passed on:
+
+    python benchmarks/run_all.py [--quick] [--skip NAME ...]
+
+``--quick``: fewer runs and smaller sizes, to check that everything works (hook_latency 5 runs,
+scale 1k and 10k only, LoCoMo 2 conversations); the figures of a quick run are not the reference
+ones. Without the shared material (../shared or $ARTIBOT_SHARED) the benchmarks that need it say so
+in their section and the others still run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import subprocess
+import sys
+import time
+
+import common
+
+FULL = {
+    "hook_latency": [],
+    "hook_latency_clean_venv": ["--clean-venv"],
+    "context_budget": [],
+    "scale": [],
+    "quality": [],
+}
+QUICK = {
+    "hook_latency": ["--runs", "5", "--warmup", "1"],
+    "hook_latency_clean_venv": ["--clean-venv", "--runs", "5", "--warmup", "1"],
+    "context_budget": [],
+    "scale": ["--sizes", "1000,10000"],
+    "quality": ["--conversations", "2"],
+}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="a fast check, not reference figures")
+    parser.add_argument(
+        "--skip", nargs="*", default=[], choices=sorted(FULL), help="benchmarks to leave out"
+    )
+    args = parser.parse_args(argv)
+    plan = QUICK if args.quick else FULL
+    common.reset_results()
+    failed = []
+    for name, extra in plan.items():
+        if name in args.skip:
+            continue
+        script = common.BENCH_DIR / f"{name.removesuffix('_clean_venv')}.py"
+        print(
+            f"\n=== {name}: python {script.relative_to(common.ROOT).as_posix()} {' '.join(extra)}",
+            flush=True,
+        )
+        started = time.perf_counter()
+        done = subprocess.run([sys.executable, str(script), *extra], check=False)
+        print(
+            f"=== {name}: exit {done.returncode} after {time.perf_counter() - started:.0f} s",
+            flush=True,
+        )
+        if done.returncode:
+            failed.append(name)
+    if failed:
+        print(f"\nfailed: {', '.join(failed)}")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
