@@ -104,10 +104,13 @@ def start_worker() -> None:
     import subprocess  # noqa: PLC0415 - only SessionEnd starts a process
     import sys  # noqa: PLC0415
 
-    from artibot_memory.bootstrap import ENTRY_SCRIPT  # noqa: PLC0415
-
+    # bin/artibot-memory beside this package, found with os.path: importing bootstrap
+    # (pathlib, hashlib) for its ENTRY_SCRIPT would cost this hook 14 ms.
+    entry = os.path.join(
+        os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "bin", "artibot-memory"
+    )
     subprocess.Popen(  # noqa: S603 - our own interpreter and script, no shell
-        [sys.executable, str(ENTRY_SCRIPT), "ingest"],
+        [sys.executable, entry, "ingest"],
         stdin=subprocess.DEVNULL,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,

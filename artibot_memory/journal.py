@@ -85,7 +85,7 @@ class Batch(list["dict[str, Any]"]):
         for path in self.files:
             try:  # noqa: SIM105 - contextlib stays out of the hook's imports
                 os.unlink(path)
-            except FileNotFoundError:  # noqa: PERF203 - a handful of files
+            except FileNotFoundError:
                 pass
         self.files.clear()
 

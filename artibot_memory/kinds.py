@@ -46,3 +46,11 @@ ID_PREFIX = {
 
 # The journal event that counts memories shown by a SessionStart context as accessed.
 ACCESS_EVENT = "Accessed"
+
+# The store file of each type (the rest of each store's row is in stores.py).
+STORE_FILES = {
+    MemoryType.PREFERENCE: "user-preferences.json",
+    MemoryType.CONTEXT: "project-contexts.json",
+    MemoryType.COMMAND: "command-history.json",
+    MemoryType.ERROR: "error-patterns.json",
+}

@@ -1,12 +1,17 @@
 """Which project a memory belongs to: the git top-level of a working directory.
 
 Projects are stored as absolute paths; people may name them by their folder name, so
-matching accepts either.
+matching accepts either. Standard library and ``os.path`` only: the cached SessionStart
+calls :func:`project_of` and cannot afford importing pathlib.
 """
 
 from __future__ import annotations
 
-from pathlib import Path
+import os
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from pathlib import Path
 
 
 def project_of(cwd: str | Path | None) -> str | None:
@@ -17,17 +22,21 @@ def project_of(cwd: str | Path | None) -> str | None:
     """
     if not cwd:
         return None
-    start = Path(cwd).expanduser()
-    for folder in (start, *start.parents):
+    start = os.path.expanduser(os.fspath(cwd))
+    folder = start
+    while True:
         if _has_git(folder):
-            return str(folder)
-    return str(start)
+            return folder
+        parent = os.path.dirname(folder)
+        if parent == folder:
+            return start
+        folder = parent
 
 
-def _has_git(folder: Path) -> bool:
+def _has_git(folder: str) -> bool:
     try:
-        return (folder / ".git").exists()
-    except OSError:  # a name too long, a loop: not a project root we can use
+        return os.path.exists(os.path.join(folder, ".git"))
+    except (OSError, ValueError):  # a name too long, a NUL byte: not a usable project root
         return False
 
 
@@ -45,12 +54,12 @@ def same_project(stored: str | None, wanted: str | None) -> bool:
         return True
     if "/" in stored and "/" in wanted:
         return False
-    return Path(stored).name == Path(wanted).name
+    return os.path.basename(stored) == os.path.basename(wanted)
 
 
 def display_name(project: str | None) -> str:
     """Return the short name people know a project by (its folder name)."""
-    return Path(project).name if project else "(no project)"
+    return os.path.basename(project) if project else "(no project)"
 
 
 def resolve_project(given: str | None, cwd: str | Path | None = None) -> str | None:
@@ -65,5 +74,5 @@ def resolve_project(given: str | None, cwd: str | Path | None = None) -> str | N
     if given is None:
         return project_of(cwd) if cwd is not None else None
     if given == "." or "/" in given:
-        return project_of(Path(given).expanduser().resolve())
+        return project_of(os.path.abspath(os.path.expanduser(given)))
     return given

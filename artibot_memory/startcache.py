@@ -14,8 +14,8 @@ project serves the cached text with the standard library only, if and only if:
 Otherwise the hook takes the full path, which renders afresh and rewrites the cache.
 Showing a cached context journals an access record, exactly as a fresh one does.
 
->>> import tempfile, pathlib
->>> home = pathlib.Path(tempfile.mkdtemp())
+>>> import tempfile
+>>> home = tempfile.mkdtemp()
 >>> from datetime import datetime, timezone
 >>> now = datetime(2026, 1, 1, tzinfo=timezone.utc)
 >>> write_cache(home, "/src/shop", "the text", ["pref-1"], None, now)
@@ -25,46 +25,53 @@ Showing a cached context journals an access record, exactly as a fresh one does.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
+import zlib
 from datetime import datetime, timedelta
-from pathlib import Path
-from typing import Any
 
 from artibot_memory import clock, journal
-from artibot_memory.atomic import write_atomically
-from artibot_memory.kinds import ACCESS_EVENT
-from artibot_memory.paths import ensure_private_dir, memory_home
+from artibot_memory.kinds import ACCESS_EVENT, STORE_FILES
+from artibot_memory.paths import home_dir
 from artibot_memory.project import project_of
-from artibot_memory.stores import STORES
+
+# os.path and str, typing for checkers only, atomic imported where written: this module
+# serves SessionStart with the standard library, and every import is paid at each start.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from pathlib import Path
+    from typing import Any
 
 CACHE_VERSION = 1
 MAX_AGE = timedelta(days=1)
 JOURNAL_NAME = "journal.jsonl"
 
 
-def cache_path(home: Path, project: str | None) -> Path:
-    """Return the cache file of a project (``None``: sessions outside any project)."""
-    digest = hashlib.sha256((project or "").encode("utf-8", "surrogatepass")).hexdigest()[:16]
-    return home / "cache" / f"context-{digest}.json"
+def cache_path(home: str | Path, project: str | None) -> str:
+    """Return the cache file of a project (``None``: sessions outside any project).
+
+    The name only spreads projects over files; the document inside names its project,
+    so two projects that share a name never share a context.
+    """
+    tag = zlib.crc32((project or "").encode("utf-8", "surrogatepass"))
+    return os.path.join(home, "cache", f"context-{tag:08x}.json")
 
 
-def fingerprints(home: Path) -> dict[str, list[int] | None]:
+def fingerprints(home: str | Path) -> dict[str, list[int] | None]:
     """Return (inode, size, mtime) of each store file, None for a missing one."""
     found: dict[str, list[int] | None] = {}
-    for spec in STORES:
+    for filename in STORE_FILES.values():
         try:
-            status = os.stat(home / spec.filename)
+            status = os.stat(os.path.join(home, filename))
         except OSError:
-            found[spec.filename] = None
+            found[filename] = None
         else:
-            found[spec.filename] = [status.st_ino, status.st_size, status.st_mtime_ns]
+            found[filename] = [status.st_ino, status.st_size, status.st_mtime_ns]
     return found
 
 
 def write_cache(  # noqa: PLR0917 - the cache's fields, each named at the one call site
-    home: Path,
+    home: str | Path,
     project: str | None,
     text: str,
     ids: list[str],
@@ -81,14 +88,22 @@ def write_cache(  # noqa: PLR0917 - the cache's fields, each named at the one ca
         "written_at": now.isoformat(),
         "valid_until": valid_until.isoformat() if valid_until else None,
     }
-    ensure_private_dir(home / "cache")
-    write_atomically(cache_path(home, project), json.dumps(document).encode("utf-8"))
+    from pathlib import Path  # noqa: PLC0415 - the full path has it loaded anyway
+
+    from artibot_memory.atomic import write_atomically  # noqa: PLC0415
+    from artibot_memory.paths import ensure_private_dir  # noqa: PLC0415
+
+    ensure_private_dir(os.path.join(home, "cache"))
+    write_atomically(Path(cache_path(home, project)), json.dumps(document).encode("utf-8"))
 
 
-def read_cache(home: Path, project: str | None, now: datetime) -> tuple[str, list[str]] | None:
+def read_cache(
+    home: str | Path, project: str | None, now: datetime
+) -> tuple[str, list[str]] | None:
     """Return the cached (text, ids) when still exactly what a fresh render would give."""
     try:
-        document = json.loads(cache_path(home, project).read_bytes())
+        with open(cache_path(home, project), "rb") as handle:
+            document = json.loads(handle.read())
     except (OSError, ValueError):
         return None
     if not isinstance(document, dict) or not _still_valid(document, home, project, now):
@@ -96,7 +111,9 @@ def read_cache(home: Path, project: str | None, now: datetime) -> tuple[str, lis
     return str(document.get("text") or ""), [str(i) for i in document.get("ids") or []]
 
 
-def _still_valid(document: dict[str, Any], home: Path, project: str | None, now: datetime) -> bool:
+def _still_valid(
+    document: dict[str, Any], home: str | Path, project: str | None, now: datetime
+) -> bool:
     if document.get("v") != CACHE_VERSION or document.get("project") != project:
         return False
     if _journal_waiting(home) or document.get("stores") != fingerprints(home):
@@ -108,9 +125,9 @@ def _still_valid(document: dict[str, Any], home: Path, project: str | None, now:
     return document.get("valid_until") is None or (until is not None and now < until)
 
 
-def _journal_waiting(home: Path) -> bool:
+def _journal_waiting(home: str | Path) -> bool:
     try:
-        return (home / JOURNAL_NAME).stat().st_size > 0
+        return os.stat(os.path.join(home, JOURNAL_NAME)).st_size > 0
     except OSError:
         return False
 
@@ -138,7 +155,7 @@ def serve_cached_start(payload: dict[str, Any]) -> tuple[bool, dict[str, Any] | 
     """
     cwd = payload.get("cwd")
     project = project_of(cwd if isinstance(cwd, str) else None)
-    cached = read_cache(memory_home(), project, clock.now())
+    cached = read_cache(home_dir(), project, clock.now())
     if cached is None:
         return False, None
     text, ids = cached

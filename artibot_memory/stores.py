@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from datetime import timedelta
 
 from artibot_memory.errors import UsageError
-from artibot_memory.kinds import ID_PREFIX, MemoryType
+from artibot_memory.kinds import ID_PREFIX, STORE_FILES, MemoryType
 
 
 @dataclass(frozen=True)
@@ -36,10 +36,10 @@ class StoreSpec:
 
 
 STORES: tuple[StoreSpec, ...] = (
-    StoreSpec(MemoryType.PREFERENCE, "user-preferences.json", None, 1_000),
-    StoreSpec(MemoryType.CONTEXT, "project-contexts.json", timedelta(days=90), 2_000),
-    StoreSpec(MemoryType.COMMAND, "command-history.json", timedelta(days=7), 500),
-    StoreSpec(MemoryType.ERROR, "error-patterns.json", timedelta(days=90), 200),
+    StoreSpec(MemoryType.PREFERENCE, STORE_FILES[MemoryType.PREFERENCE], None, 1_000),
+    StoreSpec(MemoryType.CONTEXT, STORE_FILES[MemoryType.CONTEXT], timedelta(days=90), 2_000),
+    StoreSpec(MemoryType.COMMAND, STORE_FILES[MemoryType.COMMAND], timedelta(days=7), 500),
+    StoreSpec(MemoryType.ERROR, STORE_FILES[MemoryType.ERROR], timedelta(days=90), 200),
 )
 
 
