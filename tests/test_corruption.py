@@ -6,19 +6,18 @@ import json
 import os
 import subprocess
 import sys
-import time
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
 import pytest
 from freezegun import freeze_time
+from workers import wait_for_workers
 
 from artibot_memory import doctor
 from artibot_memory.bootstrap import DATA_ENV, RELAYED_ENV
 from artibot_memory.cli import main
 from artibot_memory.hooks import ingest
 from artibot_memory.memory import list_memories
-from artibot_memory.paths import HOME_ENV
 from artibot_memory.stores import STORES
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -126,26 +125,6 @@ def test_the_real_command_prints_one_line_and_no_traceback(tmp_path: Path):
         assert (param.id, process.returncode, out) == (param.id, 1, "")
         assert is_one_clear_line(err, path)
         assert param.values[1] in err
-
-
-def wait_for_workers(home: Path, timeout: float = 120.0) -> None:
-    """Wait until no process started for ``home`` runs (the detached SessionEnd worker).
-
-    The worker outlives the hook on purpose; a test must not look at (or delete) the
-    home while it still writes. Its environment names the home, so /proc finds it.
-    """
-    marker = f"{HOME_ENV}={home}\0".encode()
-    deadline = time.monotonic() + timeout
-    while any(marker in environ_of(pid) for pid in os.listdir("/proc") if pid.isdigit()):
-        assert time.monotonic() < deadline, "a worker is still running"
-        time.sleep(0.05)
-
-
-def environ_of(pid: str) -> bytes:
-    try:
-        return Path("/proc", pid, "environ").read_bytes()
-    except OSError:
-        return b""
 
 
 def hook_argv(event: str) -> list[str]:

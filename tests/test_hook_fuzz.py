@@ -14,7 +14,6 @@ import json
 import os
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
@@ -24,11 +23,11 @@ import pytest
 from freezegun import freeze_time
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from workers import wait_for_workers
 
 from artibot_memory import doctor, hookfast, launcher
 from artibot_memory.hooks import ingest
 from artibot_memory.memory import list_memories
-from artibot_memory.paths import HOME_ENV
 
 ROOT = Path(__file__).resolve().parent.parent
 ENTRY = ROOT / "bin" / "artibot-memory"
@@ -259,26 +258,6 @@ def test_a_two_mib_payload_keeps_the_contract_in_process(memory_home: Path, caps
 
 
 # ---- real processes, started together
-
-
-def wait_for_workers(home: Path, timeout: float = 120.0) -> None:
-    """Wait until no process started for ``home`` runs (the detached SessionEnd worker).
-
-    The worker outlives the hook on purpose; a test must not look at (or delete) the
-    home while it still writes. Its environment names the home, so /proc finds it.
-    """
-    marker = f"{HOME_ENV}={home}\0".encode()
-    deadline = time.monotonic() + timeout
-    while any(marker in environ_of(pid) for pid in os.listdir("/proc") if pid.isdigit()):
-        assert time.monotonic() < deadline, "a worker is still running"
-        time.sleep(0.05)
-
-
-def environ_of(pid: str) -> bytes:
-    try:
-        return Path("/proc", pid, "environ").read_bytes()
-    except OSError:
-        return b""
 
 
 def hook_processes(cases: list[tuple[str, bytes]]) -> list[subprocess.CompletedProcess[bytes]]:

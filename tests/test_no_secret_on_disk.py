@@ -17,16 +17,15 @@ import json
 import os
 import subprocess
 import sys
-import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from workers import wait_for_workers
 
 from artibot_memory import hookfast, hooks, journal, launcher
 from artibot_memory.cli import main
-from artibot_memory.paths import HOME_ENV
 
 ROOT = Path(__file__).resolve().parent.parent
 ENTRY = ROOT / "bin" / "artibot-memory"
@@ -302,26 +301,6 @@ def spawn(argv: list[str], stdin: bytes = b"") -> subprocess.Popen[bytes]:
 def hook_process(event: str, payload: dict[str, Any]) -> subprocess.Popen[bytes]:
     flags = ["-S"] if event in hookfast.FAST_EVENTS else []
     return spawn([sys.executable, *flags, str(ENTRY), "hook", event], json.dumps(payload).encode())
-
-
-def wait_for_workers(home: Path, timeout: float = 120.0) -> None:
-    """Wait until no process started for ``home`` runs (the detached SessionEnd worker).
-
-    The worker outlives the hook on purpose; a test must not look at (or delete) the
-    home while it still writes. Its environment names the home, so /proc finds it.
-    """
-    marker = f"{HOME_ENV}={home}\0".encode()
-    deadline = time.monotonic() + timeout
-    while any(marker in environ_of(pid) for pid in os.listdir("/proc") if pid.isdigit()):
-        assert time.monotonic() < deadline, "a worker is still running"
-        time.sleep(0.05)
-
-
-def environ_of(pid: str) -> bytes:
-    try:
-        return Path("/proc", pid, "environ").read_bytes()
-    except OSError:
-        return b""
 
 
 def finish(processes: list[subprocess.Popen[bytes]]) -> list[str]:

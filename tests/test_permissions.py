@@ -12,12 +12,12 @@ import os
 import stat
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from workers import wait_for_workers
 
 from artibot_memory import doctor, hookfast, journal, launcher
 from artibot_memory import memory as api
@@ -58,26 +58,6 @@ def hook_process(event: str, payload: dict[str, Any]) -> subprocess.CompletedPro
     )
     assert (done.returncode, done.stderr) == (0, b"")
     return done
-
-
-def wait_for_workers(home: Path, timeout: float = 120.0) -> None:
-    """Wait until no process started for ``home`` runs (the detached SessionEnd worker).
-
-    The worker outlives the hook on purpose; a test must not look at (or delete) the
-    home while it still writes. Its environment names the home, so /proc finds it.
-    """
-    marker = f"{HOME_ENV}={home}\0".encode()
-    deadline = time.monotonic() + timeout
-    while any(marker in environ_of(pid) for pid in os.listdir("/proc") if pid.isdigit()):
-        assert time.monotonic() < deadline, "a worker is still running"
-        time.sleep(0.05)
-
-
-def environ_of(pid: str) -> bytes:
-    try:
-        return Path("/proc", pid, "environ").read_bytes()
-    except OSError:
-        return b""
 
 
 def bash_payload(command: str, error: str | None = None) -> dict[str, Any]:
