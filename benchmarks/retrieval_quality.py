@@ -15,8 +15,7 @@ part alone. "ours, ranked" is the full ranking; "ours, relevant" keeps only memo
 
 Run: ``python benchmarks/retrieval_quality.py [--sweep] [--speed]``; ``--sweep`` shows what the
 relevance threshold costs, ``--speed`` times tokenising and a 100k-document index. The shared
-directory is found through ``$ARTIBOT_SHARED``, else ``/work/shared``, else ``../shared`` beside
-the repository. With the rank-bm25 package importable, its BM25Okapi is added as a cross-check.
+directory is found through ``$ARTIBOT_SHARED``, else ``../shared`` beside the repository. With the rank-bm25 package importable, its BM25Okapi is added as a cross-check.
 """
 
 from __future__ import annotations
@@ -56,7 +55,6 @@ Builder = Callable[[list[str]], Ranking]  # document texts -> ranking function
 def shared_dir() -> Path:
     for candidate in (
         os.environ.get("ARTIBOT_SHARED", ""),
-        "/work/shared",
         str(Path(__file__).resolve().parents[2] / "shared"),
     ):
         if candidate and (Path(candidate) / "bench").is_dir():
