@@ -28,6 +28,7 @@ import os
 import re
 
 from artibot_memory import clock, journal
+from artibot_memory.kinds import STORE_FILES, MemoryType
 from artibot_memory.paths import home_dir
 
 # Imported where used: a successful tool call needs neither the signatures nor the
@@ -50,7 +51,7 @@ DEFERRED_FIELDS = {
     "UserPromptSubmit": ("prompt", "prompt_id"),
     "SessionEnd": ("transcript_path", "reason"),
 }
-ERROR_STORE = "error-patterns.json"
+ERROR_STORE = STORE_FILES[MemoryType.ERROR]
 # The stored shape hookfast understands; a newer store is skipped until hookfast learns it.
 STORE_SCHEMA_VERSION = 1
 MAX_STORE_BYTES = 8 * 1024 * 1024

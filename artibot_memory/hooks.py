@@ -155,8 +155,7 @@ DEFERRED: dict[str, Callable[[Payload], None]] = {
 }
 HANDLERS: dict[str, Callable[[Payload], Payload | None]] = {
     "SessionStart": on_session_start,
-    "UserPromptSubmit": on_user_prompt,
-    "SessionEnd": on_session_end,
+    **DEFERRED,
 }
 
 

@@ -44,7 +44,6 @@ if TYPE_CHECKING:
 
 CACHE_VERSION = 1
 MAX_AGE = timedelta(days=1)
-JOURNAL_NAME = "journal.jsonl"
 
 
 def cache_path(home: str | Path, project: str | None) -> str:
@@ -127,7 +126,7 @@ def _still_valid(
 
 def _journal_waiting(home: str | Path) -> bool:
     try:
-        return os.stat(os.path.join(home, JOURNAL_NAME)).st_size > 0
+        return os.stat(os.path.join(home, journal.JOURNAL_NAME)).st_size > 0
     except OSError:
         return False
 
