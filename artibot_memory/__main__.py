@@ -1,5 +1,5 @@
-"""``python -m artibot_memory`` runs the command line."""
+"""``python -m artibot_memory`` runs the product's one entry: hooks and the command line."""
 
-from artibot_memory.cli import main
+from artibot_memory.plugin.entry import main
 
 raise SystemExit(main())

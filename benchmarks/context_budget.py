@@ -2,7 +2,7 @@
 
 Full stores as in hook_latency (benchmarks/corpus.py): 500 commands, 200 errors with fixes, 300
 preferences (a fifth scoped to a project), 2,000 contexts spread over 10 projects (5% global).
-For each of the 10 projects, ``artibot_memory.context.get_relevant_context(project, record=False)``
+For each of the 10 projects, ``artibot_memory.recall.context.get_relevant_context(project, record=False)``
 is rendered (what the SessionStart hook injects, default budget) and measured:
 
 - characters, and estimated tokens = characters / 4 (a rule of thumb for English text, not a
@@ -36,7 +36,7 @@ _STAMP = re.compile(r"\[\d{4}-\d{2}-\d{2} · ([a-z]+-[0-9a-f]+)\]")
 
 
 def classify(memory, project: str) -> str:  # noqa: ANN001
-    from artibot_memory.project import same_project  # noqa: PLC0415
+    from artibot_memory.core.project import same_project  # noqa: PLC0415
 
     if memory.project is not None:
         return "this project" if same_project(memory.project, project) else "another project (leak)"
@@ -46,8 +46,8 @@ def classify(memory, project: str) -> str:  # noqa: ANN001
 
 
 def measure(home: Path) -> list[dict]:
-    from artibot_memory.context import get_relevant_context  # noqa: PLC0415
-    from artibot_memory.memory import list_memories  # noqa: PLC0415
+    from artibot_memory.api.memories import list_memories  # noqa: PLC0415
+    from artibot_memory.recall.context import get_relevant_context  # noqa: PLC0415
 
     by_id = {m.id: m for m in list_memories(home=home, include_expired=True)}
     available = Counter(m.project for m in by_id.values() if m.project)
@@ -86,7 +86,7 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory(prefix="artibot-budget-") as tmp:
         home = Path(tmp)
         os.environ["ARTIBOT_MEMORY_HOME"] = tmp  # never a real home, whatever resolves it
-        from artibot_memory import clock  # noqa: PLC0415
+        from artibot_memory.core import clock  # noqa: PLC0415
 
         counts = corpus.seed_full_home(home, clock.now())
         rows = measure(home)

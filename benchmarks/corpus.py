@@ -667,9 +667,9 @@ def build_full_memories(
     now: datetime, seed: int = 20260101, *, sizes: dict[str, int] | None = None
 ) -> dict[str, list]:
     """The records of a memory home filled to the caps, by type (the product's ``build``)."""
-    from artibot_memory.memory import Draft, build  # noqa: PLC0415 - after the caller set up paths
-    from artibot_memory.model import MemoryType, Source, State  # noqa: PLC0415
-    from artibot_memory.signature import error_signature  # noqa: PLC0415
+    from artibot_memory.api.memories import Draft, build  # noqa: PLC0415 - after the caller set up paths
+    from artibot_memory.store.model import MemoryType, Source, State  # noqa: PLC0415
+    from artibot_memory.text.signature import error_signature  # noqa: PLC0415
 
     sizes = {"command": 500, "error": 200, "preference": 300, "context": 2000, **(sizes or {})}
     rng = random.Random(seed)
@@ -773,8 +773,8 @@ def build_full_memories(
 
 def write_store(home: Path, memory_type: str, memories: list) -> None:
     """Replace one store's entries with ``memories`` (one locked, atomic write)."""
-    from artibot_memory.store import Store  # noqa: PLC0415
-    from artibot_memory.stores import spec_for  # noqa: PLC0415
+    from artibot_memory.store.jsonfile import Store  # noqa: PLC0415
+    from artibot_memory.store.table import spec_for  # noqa: PLC0415
 
     with Store(spec_for(memory_type), home).transaction() as entries:
         entries[:] = memories

@@ -40,11 +40,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from artibot_memory import doctor  # noqa: E402 - the path must be set first
-from artibot_memory import memory as api  # noqa: E402
-from artibot_memory.store import Store  # noqa: E402
-from artibot_memory.stores import STORES  # noqa: E402
-from artibot_memory.transfer import import_file  # noqa: E402
+from artibot_memory.api import doctor  # noqa: E402 - the path must be set first
+from artibot_memory.api import memories as api  # noqa: E402
+from artibot_memory.api.transfer import import_file  # noqa: E402
+from artibot_memory.store.jsonfile import Store  # noqa: E402
+from artibot_memory.store.table import STORES  # noqa: E402
 
 BIN = ROOT / "bin" / "artibot-memory"
 # Small stores first in the file: the import writes the stores in order of first appearance.

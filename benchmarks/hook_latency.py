@@ -441,7 +441,8 @@ def served_from_cache():  # noqa: ANN201
 
 def seed_homes(root: Path) -> tuple[Path, Path, dict[str, int], dict]:
     """A full home, the same with a journal of 40 tool calls, and the known error to replay."""
-    from artibot_memory import clock, hookfast  # noqa: PLC0415
+    from artibot_memory.core import clock  # noqa: PLC0415
+    from artibot_memory.plugin import fast
 
     full = root / "seed-full"
     full.mkdir(mode=0o700)
@@ -452,7 +453,7 @@ def seed_homes(root: Path) -> tuple[Path, Path, dict[str, int], dict]:
     os.environ["ARTIBOT_MEMORY_HOME"] = str(with_journal)
     try:
         for payload in previous_session_calls():
-            hookfast.handle(payload["hook_event_name"], payload)
+            fast.handle(payload["hook_event_name"], payload)
     finally:
         del os.environ["ARTIBOT_MEMORY_HOME"]
     return full, with_journal, counts, known
@@ -495,7 +496,7 @@ def import_profile(case: Case, env: dict[str, str], scratch: Path, runs: int = 8
     """``-X importtime`` of one case, best of ``runs`` per module: what the process imports.
 
     Returns the top-level imports (cumulative ms) with their largest children, e.g.
-    ``artibot_memory.launcher 12.1 (json 9.8)``, and their sum.
+    ``artibot_memory.plugin.entry 12.1 (json 9.8)``, and their sum.
     """
     best: dict[tuple[int, str], int] = {}
     parents: dict[tuple[int, str], tuple[int, str] | None] = {}
@@ -550,19 +551,19 @@ def in_process_breakdown(
 ) -> dict[str, list[float]]:
     """Time each step of the full-path SessionStart and of the SessionEnd worker, in this process.
 
-    The steps are the calls ``hooks.on_session_start`` and ``hooks.on_session_end`` make (looked up
+    The steps are the calls ``lifecycle.on_session_start`` and ``lifecycle.on_session_end`` make (looked up
     by name, so a renamed step shows up as missing rather than silently wrong), each run on a
     fresh copy of the seeded home.
     """
-    from artibot_memory import hooks  # noqa: PLC0415
-    from artibot_memory.memory import save  # noqa: PLC0415
-    from artibot_memory.model import MemoryType, Source  # noqa: PLC0415
-    from artibot_memory.project import project_of  # noqa: PLC0415
-    from artibot_memory.prune import prune  # noqa: PLC0415
+    from artibot_memory import lifecycle  # noqa: PLC0415
+    from artibot_memory.api.memories import save  # noqa: PLC0415
+    from artibot_memory.api.prune import prune  # noqa: PLC0415
+    from artibot_memory.core.project import project_of  # noqa: PLC0415
+    from artibot_memory.store.model import MemoryType, Source  # noqa: PLC0415
 
-    # The functions hooks.on_session_end calls, taken from the hooks module itself, so the
+    # The functions lifecycle.on_session_end calls, taken from the hooks module itself, so the
     # benchmark follows them when they move between modules.
-    read_transcript, render_summary = hooks.read_transcript, hooks.render_summary
+    read_transcript, render_summary = lifecycle.read_transcript, lifecycle.render_summary
 
     steps: dict[str, list[float]] = {}
 
@@ -572,16 +573,16 @@ def in_process_breakdown(
         steps.setdefault(name, []).append(time.perf_counter() - start)
         return result
 
-    from artibot_memory import store  # noqa: PLC0415
+    from artibot_memory.store import jsonfile  # noqa: PLC0415
 
     def forget_parsed_stores() -> None:
         # A copied file may get the inode, size and mtime of the previous copy: the product's
         # in-process read cache would then serve the old parse. A hook is a new process anyway.
-        cache = getattr(store, "_READ_CACHE", None)
+        cache = getattr(jsonfile, "_READ_CACHE", None)
         if cache is not None:
             cache.clear()
 
-    render = getattr(hooks, "refresh_start_cache", None)
+    render = getattr(lifecycle, "refresh_start_cache", None)
     home = scratch / "inproc"
     for _ in range(runs):
         forget_parsed_stores()
@@ -589,8 +590,8 @@ def in_process_breakdown(
         shutil.copytree(with_journal, home)
         os.environ["ARTIBOT_MEMORY_HOME"] = str(home)
         start = time.perf_counter()
-        timed("SessionStart: ingest the journal (40 tool calls)", hooks.ingest)
-        timed("SessionStart: prune", prune, lock_timeout=hooks.START_LOCK_TIMEOUT)
+        timed("SessionStart: ingest the journal (40 tool calls)", lifecycle.ingest)
+        timed("SessionStart: prune", prune, lock_timeout=lifecycle.START_LOCK_TIMEOUT)
         if render is not None:
             timed(
                 "SessionStart: render the context and write the start cache",
@@ -598,7 +599,7 @@ def in_process_breakdown(
                 project_of(PROJECT),
             )
         else:
-            from artibot_memory.context import get_relevant_context  # noqa: PLC0415
+            from artibot_memory.recall.context import get_relevant_context  # noqa: PLC0415
 
             timed("SessionStart: get_relevant_context", get_relevant_context, project_of(PROJECT))
         steps.setdefault("SessionStart (full path): all steps", []).append(
@@ -618,7 +619,7 @@ def in_process_breakdown(
             "SessionEnd worker: render_summary",
             render_summary,
             digest,
-            max_chars=hooks.SUMMARY_CHARS,
+            max_chars=lifecycle.SUMMARY_CHARS,
         )
         session_id = digest.session_id
         project = project_of(digest.cwd)
@@ -627,7 +628,7 @@ def in_process_breakdown(
             save,
             MemoryType.CONTEXT,
             text,
-            key=hooks.SESSION_KEY_PREFIX + session_id,
+            key=lifecycle.SESSION_KEY_PREFIX + session_id,
             project=project,
             tags=["session-summary"],
             why="session summary",
@@ -708,7 +709,7 @@ def site_cost(python: str, env: dict[str, str]) -> str:
 
 
 # As bin/artibot-memory does: the plugin root first on sys.path (a clean venv has no install).
-IMPORT_HOOKS = f"import sys; sys.path.insert(0, {str(common.ROOT)!r}); import artibot_memory.hooks"
+IMPORT_HOOKS = f"import sys; sys.path.insert(0, {str(common.ROOT)!r}); import artibot_memory.lifecycle"
 
 
 def interpreter_label(args: argparse.Namespace) -> str:
@@ -819,7 +820,7 @@ def main(argv: list[str] | None = None) -> int:
                 prints_context("SessionStart"),
             ),
             Case(
-                "python3 -c 'import artibot_memory.hooks' (import cost only)",
+                "python3 -c 'import artibot_memory.lifecycle' (import cost only)",
                 [python, "-c", IMPORT_HOOKS],
             ),
             Case(
@@ -1003,7 +1004,7 @@ def report(  # noqa: C901, PLR0917
         imports = next(c for c in cases if "import cost" in c.name)
         rows.append(
             [
-                "import artibot_memory.hooks (process above minus baseline)",
+                "import artibot_memory.lifecycle (process above minus baseline)",
                 common.ms(common.median(imports.walls) - base),
                 "",
             ]

@@ -1,8 +1,8 @@
 """Retrieval quality through the product's public API: what a user's search really returns.
 
 Unlike benchmarks/retrieval_quality.py (which drives text/scoring directly), every memory here is
-loaded with ``artibot_memory.transfer.import_file`` into a fresh temporary memory home and every
-question is asked with ``artibot_memory.search.search(query, limit=10, record=False)``: tokenising,
+loaded with ``artibot_memory.api.transfer.import_file`` into a fresh temporary memory home and every
+question is asked with ``artibot_memory.recall.search.search(query, limit=10, record=False)``: tokenising,
 tags, auto-tags, the relevance floor, recency and states all play as they do for users.
 
 - devbench (../shared/bench/devbench.json): 30 memories, 20 queries, 5 without an answer.
@@ -108,7 +108,7 @@ class Tally:
 
 def import_memories(home: Path, records: list[dict]) -> tuple[int, int]:
     """``transfer.import_file`` of short records; return (imported, expired on arrival)."""
-    from artibot_memory.transfer import import_file  # noqa: PLC0415
+    from artibot_memory.api.transfer import import_file  # noqa: PLC0415
 
     lines = [json.dumps(record, ensure_ascii=False) for record in records]
     report = import_file(lines, "benchmark", home=home)
@@ -117,7 +117,7 @@ def import_memories(home: Path, records: list[dict]) -> tuple[int, int]:
 
 def ask(home: Path, query: str, by_text: dict[str, set[str]]) -> list[set[str]]:
     """Search as a user would; map each hit back to the benchmark ids of its text."""
-    from artibot_memory.search import search  # noqa: PLC0415
+    from artibot_memory.recall.search import search  # noqa: PLC0415
 
     hits = search(query, limit=10, record=False, home=home)
     return [by_text.get(hit.memory.text, {f"?{hit.memory.id}"}) for hit in hits]
@@ -125,7 +125,7 @@ def ask(home: Path, query: str, by_text: dict[str, set[str]]) -> list[set[str]]:
 
 def text_map(texts_and_ids: list[tuple[str, str]]) -> dict[str, set[str]]:
     """Stored text (as ``memory.clean_text`` leaves it) -> the benchmark ids that carry it."""
-    from artibot_memory.memory import clean_text  # noqa: PLC0415
+    from artibot_memory.api.memories import clean_text  # noqa: PLC0415
 
     mapping: dict[str, set[str]] = defaultdict(set)
     for text, ident in texts_and_ids:

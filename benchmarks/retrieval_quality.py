@@ -33,9 +33,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from artibot_memory import scoring
-from artibot_memory import text as text_module
-from artibot_memory.text import tokenize
+from artibot_memory.recall import scoring
+from artibot_memory.text import tokens as text_module
+from artibot_memory.text.tokens import tokenize
 
 TAG_REPEAT = 2  # a tag is a deliberate label: it counts as two mentions in the text
 BM25_K1, BM25_B = 1.5, 0.75  # rank-bm25's defaults, for the baseline

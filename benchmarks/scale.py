@@ -5,10 +5,10 @@ atomic write) with generated developer notes and session summaries (benchmarks/c
 seed). The caps of the stores do not apply to a file written directly, and search loads whatever
 is there. Each measurement runs in a fresh subprocess so its peak RSS (``ru_maxrss``) is its own:
 
-- search: ``artibot_memory.search.search(query, limit=10, record=False)``, 12 queries (8 that
+- search: ``artibot_memory.recall.search.search(query, limit=10, record=False)``, 12 queries (8 that
   match, 4 that match nothing), median and p95; then one query taken apart step by step (read,
   parse, validate, filter, tokenise, index, score) to show where the time goes;
-- load: ``Store.load()``; save: ``memory.save_many([one draft])`` into the big store, i.e. the
+- load: ``Store.load()``; save: ``memory.save_many([one draft])`` into the big jsonfile, i.e. the
   full rewrite (the 2,000-context cap is lifted in that subprocess, or the save would evict the
   store down to 2,000 entries);
 - two prototypes of a faster design, each in its own subprocess, on the same file and queries: a
@@ -84,9 +84,9 @@ def rss_mb() -> float:
 def forget_parsed_stores() -> None:
     """Empty the product's in-process read cache, if it has one: a CLI call or a hook is a new
     process, so its first search reads and validates the store file."""
-    from artibot_memory import store  # noqa: PLC0415
+    from artibot_memory.store import jsonfile  # noqa: PLC0415
 
-    cache = getattr(store, "_READ_CACHE", None)
+    cache = getattr(jsonfile, "_READ_CACHE", None)
     if cache is not None:
         cache.clear()
 
@@ -96,9 +96,9 @@ def forget_parsed_stores() -> None:
 
 def generate(home: Path, size: int) -> float:
     """Write a context store of ``size`` generated entries into ``home``; return the seconds taken."""
-    from artibot_memory import clock  # noqa: PLC0415
-    from artibot_memory import memory as api  # noqa: PLC0415
-    from artibot_memory.model import MemoryType, Source  # noqa: PLC0415
+    from artibot_memory.api import memories as api  # noqa: PLC0415
+    from artibot_memory.core import clock  # noqa: PLC0415
+    from artibot_memory.store.model import MemoryType, Source  # noqa: PLC0415
 
     started = time.perf_counter()
     now = clock.now()
@@ -140,14 +140,14 @@ def generate(home: Path, size: int) -> float:
 
 
 def worker_baseline(_home: Path) -> dict:
-    import artibot_memory.memory  # noqa: PLC0415
-    import artibot_memory.search  # noqa: F401, PLC0415
+    import artibot_memory.api.memories  # noqa: PLC0415
+    import artibot_memory.recall.search  # noqa: F401, PLC0415
 
     return {"rss_mb": rss_mb()}
 
 
 def worker_search(home: Path) -> dict:
-    from artibot_memory.search import search  # noqa: PLC0415
+    from artibot_memory.recall.search import search  # noqa: PLC0415
 
     rss_import = rss_mb()
     times, warm, hits = [], [], []
@@ -180,9 +180,10 @@ def search_steps(home: Path, query: str, repeats: int = 3) -> dict:
     """
     import orjson  # noqa: PLC0415
 
-    from artibot_memory import clock, scoring  # noqa: PLC0415
-    from artibot_memory.store import parse_store_bytes  # noqa: PLC0415
-    from artibot_memory.text import tokenize  # noqa: PLC0415
+    from artibot_memory.core import clock  # noqa: PLC0415
+    from artibot_memory.recall import scoring
+    from artibot_memory.store.jsonfile import parse_store_bytes  # noqa: PLC0415
+    from artibot_memory.text.tokens import tokenize  # noqa: PLC0415
 
     best: dict[str, float] = {}
 
@@ -218,13 +219,13 @@ def search_steps(home: Path, query: str, repeats: int = 3) -> dict:
 
 
 def _live_memories(memories: list, now: object) -> list:
-    from artibot_memory import search  # noqa: PLC0415
+    from artibot_memory.recall import search  # noqa: PLC0415
 
     return [m for m in memories if m.state in search.SEARCHABLE_STATES and not m.is_expired(now)]
 
 
 def _all_tokens(memories: list) -> list[list[str]]:
-    from artibot_memory import search  # noqa: PLC0415
+    from artibot_memory.recall import search  # noqa: PLC0415
 
     return [search.document_tokens(m) for m in memories]
 
@@ -234,15 +235,18 @@ def _ranked(index: object, query_tokens: list[str]) -> list:
 
 
 def worker_load_save(home: Path) -> dict:
-    from dataclasses import replace  # noqa: PLC0415
 
-    from artibot_memory import memory as api  # noqa: PLC0415
-    from artibot_memory.model import MemoryType  # noqa: PLC0415
-    from artibot_memory.store import Store  # noqa: PLC0415
-    from artibot_memory.stores import spec_for  # noqa: PLC0415
+    from artibot_memory.api import memories as api  # noqa: PLC0415
+    from artibot_memory.store.jsonfile import Store  # noqa: PLC0415
+    from artibot_memory.store.model import MemoryType  # noqa: PLC0415
+    from artibot_memory.store.table import StoreSpec, spec_for  # noqa: PLC0415
 
     real_spec_for = api.spec_for
-    api.spec_for = lambda t: replace(real_spec_for(t), cap=10**9)  # a direct file has no cap
+    def uncapped(memory_type: object) -> StoreSpec:  # a direct file has no cap
+        spec = real_spec_for(memory_type)
+        return StoreSpec(spec.type, spec.filename, spec.id_prefix, spec.ttl, 10**9)
+
+    api.spec_for = uncapped
     store = Store(spec_for(MemoryType.CONTEXT), home)
     loads, saves = [], []
     for _ in range(3):
@@ -285,7 +289,7 @@ def _raw_entries(home: Path) -> list[dict]:
 def _doc_tokens(entry: dict) -> list[str]:
     from types import SimpleNamespace  # noqa: PLC0415
 
-    from artibot_memory.search import document_tokens  # noqa: PLC0415
+    from artibot_memory.recall.search import document_tokens  # noqa: PLC0415
 
     shim = SimpleNamespace(text=entry["text"], key=entry.get("key"), tags=entry.get("tags") or [])
     return document_tokens(shim)
@@ -299,14 +303,14 @@ def _live(entry: dict, now_iso: str) -> bool:
 
 
 def _top_validated(entries: list[dict], scores: dict[int, float], limit: int = 10) -> list:
-    from artibot_memory.model import Memory  # noqa: PLC0415
+    from artibot_memory.store.model import Memory  # noqa: PLC0415
 
     best = sorted(scores.items(), key=lambda p: -p[1])[:limit]
     return [Memory.model_validate(entries[i]) for i, _ in best]
 
 
 def _now_iso() -> str:
-    from artibot_memory import clock  # noqa: PLC0415
+    from artibot_memory.core import clock  # noqa: PLC0415
 
     return clock.now().isoformat().replace("+00:00", "Z")
 
@@ -330,8 +334,8 @@ def worker_token_cache(home: Path) -> dict:
     """Prototype: orjson dicts (no pydantic on load), tokens from the cache, validate only the top 10."""
     import marshal  # noqa: PLC0415
 
-    from artibot_memory.scoring import KeywordIndex  # noqa: PLC0415
-    from artibot_memory.text import tokenize  # noqa: PLC0415
+    from artibot_memory.recall.scoring import KeywordIndex  # noqa: PLC0415
+    from artibot_memory.text.tokens import tokenize  # noqa: PLC0415
 
     times = []
     for query in QUERIES:
@@ -413,9 +417,9 @@ def worker_fts(home: Path) -> dict:
     import sqlite3  # noqa: PLC0415
     from collections import Counter  # noqa: PLC0415
 
-    from artibot_memory import scoring  # noqa: PLC0415
-    from artibot_memory.model import Memory  # noqa: PLC0415
-    from artibot_memory.text import tokenize  # noqa: PLC0415
+    from artibot_memory.recall import scoring  # noqa: PLC0415
+    from artibot_memory.store.model import Memory  # noqa: PLC0415
+    from artibot_memory.text.tokens import tokenize  # noqa: PLC0415
 
     times = []
     # the product's BM25 parameters and saturation when it names them (scoring.py is evolving)
@@ -473,7 +477,7 @@ def worker_builds(home: Path) -> dict:
 
 def calibration_unit() -> float:
     """Seconds of a fixed CPU-bound task (tokenising a fixed text), to normalise for machine load."""
-    from artibot_memory.text import tokenize  # noqa: PLC0415
+    from artibot_memory.text.tokens import tokenize  # noqa: PLC0415
 
     text = " ".join(
         corpus.context_text(

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from freezegun import freeze_time
 
-from artibot_memory.cli import main
+from artibot_memory.cli.app import main
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
@@ -103,9 +103,9 @@ def test_prune_without_a_terminal_and_without_yes_only_reports(capsys):
 
 
 def test_prune_asks_and_deletes_on_yes(capsys, monkeypatch):
-    from artibot_memory import cli
+    from artibot_memory.cli import app
 
-    monkeypatch.setattr(cli, "ask", lambda question: "Delete these 1" in question)
+    monkeypatch.setattr(app, "ask", lambda question: "Delete these 1" in question)
     with freeze_time("2026-01-01") as clock:
         run(capsys, "save", "command", "ls", "--project", "p")
         clock.tick(timedelta(days=8))
@@ -149,7 +149,7 @@ def test_python_dash_m_runs_the_cli(memory_home: Path):
 
 
 def test_save_error_with_a_fix_is_offered_by_the_fast_hook(capsys, memory_home: Path):
-    from artibot_memory.hookfast import find_fix
+    from artibot_memory.recall.known_errors import find_fix
 
     error = "ModuleNotFoundError: No module named 'yaml'"
     code, _, _ = run(capsys, "save", "error", error, "--fix", "pip install pyyaml", "--project", "shop")
@@ -157,7 +157,7 @@ def test_save_error_with_a_fix_is_offered_by_the_fast_hook(capsys, memory_home: 
     _, out, _ = run(capsys, "list", "--type", "error", "--json")
     [entry] = json.loads(out)
     assert entry["state"] == "resolved"
-    from artibot_memory.signature import error_signature
+    from artibot_memory.text.signature import error_signature
 
     fix = find_fix(error_signature("Exit code 1\n" + error), None)
     assert fix is not None

@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from artibot_memory.hooks import ingest
+from artibot_memory.lifecycle import ingest
 
 pytestmark = pytest.mark.slow
 
@@ -71,7 +71,7 @@ def _init(home: str, barrier: Any, stop: Any = None) -> None:
 
 def save_batch(worker: int) -> list[str]:
     """Wait for every worker, then save 25 distinct memories across the four types."""
-    from artibot_memory import memory as api  # noqa: PLC0415 - imported in the child
+    from artibot_memory.api import memories as api  # noqa: PLC0415 - imported in the child
 
     _barrier.wait(BARRIER_TIMEOUT)
     saved = []
@@ -86,7 +86,7 @@ def feed_hooks(worker: int) -> tuple[int, int]:
     import io  # noqa: PLC0415
     import sys  # noqa: PLC0415
 
-    from artibot_memory.launcher import run_hook  # noqa: PLC0415
+    from artibot_memory.plugin.entry import run_hook  # noqa: PLC0415
 
     _barrier.wait(BARRIER_TIMEOUT)
     counts = {"PostToolUse": 0, "PostToolUseFailure": 0}
@@ -100,7 +100,7 @@ def feed_hooks(worker: int) -> tuple[int, int]:
 
 def keep_ingesting(_worker: int) -> int:
     """Ingest the journal again and again until told to stop; return how many times."""
-    from artibot_memory.hooks import ingest  # noqa: PLC0415
+    from artibot_memory.lifecycle import ingest  # noqa: PLC0415
 
     _barrier.wait(BARRIER_TIMEOUT)
     rounds = 0
@@ -112,7 +112,7 @@ def keep_ingesting(_worker: int) -> int:
 
 def keep_pruning(_worker: int) -> int:
     """Prune every store again and again until told to stop; return how many times."""
-    from artibot_memory.prune import prune  # noqa: PLC0415
+    from artibot_memory.api.prune import prune  # noqa: PLC0415
 
     _barrier.wait(BARRIER_TIMEOUT)
     rounds = 0
@@ -144,7 +144,7 @@ def run_together(home: Path, jobs: list[tuple[Callable[[int], Any], int]]) -> li
 
 
 def stored(memory_type: str) -> list[dict[str, Any]]:
-    from artibot_memory.stores import spec_for  # noqa: PLC0415
+    from artibot_memory.store.table import spec_for  # noqa: PLC0415
 
     path = Path(os.environ["ARTIBOT_MEMORY_HOME"]) / spec_for(memory_type).filename
     return json.loads(path.read_bytes())["entries"]

@@ -4,10 +4,10 @@ from datetime import timedelta
 
 from freezegun import freeze_time
 
-from artibot_memory import memory as api
-from artibot_memory.context import HEADER, get_relevant_context
-from artibot_memory.store import Store
-from artibot_memory.stores import spec_for
+from artibot_memory.api import memories as api
+from artibot_memory.recall.context import HEADER, get_relevant_context
+from artibot_memory.store.jsonfile import Store
+from artibot_memory.store.table import spec_for
 
 SHOP = "/src/shop"
 
@@ -70,7 +70,7 @@ def test_a_stored_instruction_is_shown_as_a_quote_not_as_markup():
 
 
 def test_items_shown_count_as_accessed_once_the_journal_is_ingested():
-    from artibot_memory.ingest import ingest_journal
+    from artibot_memory.api.ingest import ingest_journal
 
     saved = api.save("preference", "Prefer pytest fixtures over setUp")
     with freeze_time("2026-06-01T08:00:00Z"):

@@ -13,12 +13,12 @@ import pytest
 from freezegun import freeze_time
 from workers import wait_for_workers
 
-from artibot_memory import doctor
-from artibot_memory.bootstrap import DATA_ENV, RELAYED_ENV
-from artibot_memory.cli import main
-from artibot_memory.hooks import ingest
-from artibot_memory.memory import list_memories
-from artibot_memory.stores import STORES
+from artibot_memory.api import doctor
+from artibot_memory.api.memories import list_memories
+from artibot_memory.cli.app import main
+from artibot_memory.lifecycle import ingest
+from artibot_memory.plugin.bootstrap import DATA_ENV, RELAYED_ENV
+from artibot_memory.store.table import STORES
 
 ROOT = Path(__file__).resolve().parent.parent
 HOOKS_JSON = ROOT / "hooks" / "hooks.json"

@@ -8,11 +8,11 @@ from pathlib import Path
 import pytest
 from freezegun import freeze_time
 
-from artibot_memory import doctor
-from artibot_memory import memory as api
-from artibot_memory.cli import main
-from artibot_memory.store import Store
-from artibot_memory.stores import spec_for
+from artibot_memory.api import doctor
+from artibot_memory.api import memories as api
+from artibot_memory.cli.app import main
+from artibot_memory.store.jsonfile import Store
+from artibot_memory.store.table import spec_for
 
 VALID_EMPTY = b'{"schema_version": 1, "entries": []}'
 BROKEN = [

@@ -1,7 +1,7 @@
 """Whatever Claude Code (or anything else) sends, a hook exits 0, prints nothing or one JSON
 object, writes nothing on stderr, and leaves the stores usable.
 
-The bulk runs ``launcher.run_hook`` in this process (the code of a hook process after it
+The bulk runs ``entry.run_hook`` in this process (the code of a hook process after it
 read its stdin); a few real processes check the process contract itself: stdin capped at
 1 MiB, odd transcript paths, interpreter shutdown.
 """
@@ -25,9 +25,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from workers import wait_for_workers
 
-from artibot_memory import doctor, hookfast, launcher
-from artibot_memory.hooks import ingest
-from artibot_memory.memory import list_memories
+from artibot_memory.api import doctor
+from artibot_memory.api.memories import list_memories
+from artibot_memory.lifecycle import ingest
+from artibot_memory.plugin import entry, fast
 
 ROOT = Path(__file__).resolve().parent.parent
 ENTRY = ROOT / "bin" / "artibot-memory"
@@ -48,7 +49,7 @@ REGISTERED = ("SessionStart", "UserPromptSubmit", "PostToolUse", "PostToolUseFai
 @pytest.fixture(autouse=True)
 def no_detached_worker(monkeypatch: pytest.MonkeyPatch) -> None:
     """In this process SessionEnd only journals (the tests ingest); processes start the worker."""
-    monkeypatch.setattr(hookfast, "start_worker", lambda: None)
+    monkeypatch.setattr(fast, "start_worker", lambda: None)
 
 
 FUZZ = settings(
@@ -125,7 +126,7 @@ def payloads_with_wrong_types(draw: st.DrawFn) -> tuple[str, bytes]:
 def keeps_the_contract(capsys: pytest.CaptureFixture[str], event: str, raw: bytes) -> None:
     """Run one hook in this process: status 0, nothing on stderr, nothing or one JSON object."""
     capsys.readouterr()
-    assert launcher.run_hook(event, raw) == 0
+    assert entry.run_hook(event, raw) == 0
     out, err = capsys.readouterr()
     assert err == ""
     if out.strip():
@@ -271,7 +272,7 @@ def hook_processes(cases: list[tuple[str, bytes]]) -> list[subprocess.CompletedP
         subprocess.Popen(  # noqa: S603 - our own entry script
             [
                 sys.executable,
-                *(["-S"] if event in hookfast.FAST_EVENTS else []),
+                *(["-S"] if event in fast.FAST_EVENTS else []),
                 str(ENTRY),
                 "hook",
                 event,

@@ -3,10 +3,10 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from artibot_memory import journal
-from artibot_memory import memory as api
-from artibot_memory.hooks import run_hook
-from artibot_memory.model import State
+from artibot_memory.api import memories as api
+from artibot_memory.capture import journal
+from artibot_memory.lifecycle import handle
+from artibot_memory.store.model import State
 
 
 def write_transcript(path: Path, session_id: str, prompts: list[str]) -> Path:
@@ -22,13 +22,13 @@ def write_transcript(path: Path, session_id: str, prompts: list[str]) -> Path:
 
 
 def test_session_start_with_nothing_stored_prints_nothing():
-    assert run_hook("SessionStart", {"cwd": "/src/shop", "source": "startup"}) is None
+    assert handle("SessionStart", {"cwd": "/src/shop", "source": "startup"}) is None
 
 
 def test_session_start_injects_the_projects_memories_as_additional_context():
     api.save("preference", "Use pnpm, not npm")
     api.save("context", "Checkout uses Stripe", project="/src/shop")
-    output = run_hook("SessionStart", {"cwd": "/src/shop", "source": "startup", "session_id": "s"})
+    output = handle("SessionStart", {"cwd": "/src/shop", "source": "startup", "session_id": "s"})
     assert output is not None
     specific = output["hookSpecificOutput"]
     assert specific["hookEventName"] == "SessionStart"
@@ -39,60 +39,60 @@ def test_session_start_injects_the_projects_memories_as_additional_context():
 
 def test_session_start_ingests_the_journal_first():
     journal.append({"event": "PostToolUse", "session_id": "s", "cwd": "/src/shop", "tool_name": "Bash", "command": "pnpm test"})
-    output = run_hook("SessionStart", {"cwd": "/src/shop", "source": "startup"})
+    output = handle("SessionStart", {"cwd": "/src/shop", "source": "startup"})
     assert output is not None
     assert "pnpm test" in output["hookSpecificOutput"]["additionalContext"]
 
 
 def test_session_end_stores_a_summary_and_a_resumed_session_updates_it(tmp_path: Path):
     path = write_transcript(tmp_path / "s1.jsonl", "s1", ["Add a checkout page"])
-    run_hook("SessionEnd", {"session_id": "s1", "transcript_path": str(path), "cwd": "/src/shop"})
+    handle("SessionEnd", {"session_id": "s1", "transcript_path": str(path), "cwd": "/src/shop"})
     [summary] = api.list_memories("context")
     assert summary.key == "session:s1"
     assert "Add a checkout page" in summary.text
     write_transcript(path, "s1", ["Add a checkout page", "Now add tests for it"])
-    run_hook("SessionEnd", {"session_id": "s1", "transcript_path": str(path), "cwd": "/src/shop"})
+    handle("SessionEnd", {"session_id": "s1", "transcript_path": str(path), "cwd": "/src/shop"})
     [updated] = api.list_memories("context")
     assert updated.id == summary.id
     assert "Now add tests for it" in updated.text
 
 
 def test_session_end_with_a_missing_transcript_stores_nothing(tmp_path: Path):
-    run_hook("SessionEnd", {"session_id": "s1", "transcript_path": str(tmp_path / "gone.jsonl")})
+    handle("SessionEnd", {"session_id": "s1", "transcript_path": str(tmp_path / "gone.jsonl")})
     assert api.list_memories() == []
 
 
 def test_a_stated_preference_is_pending_until_a_second_session_states_it():
-    run_hook("UserPromptSubmit", {"session_id": "a", "prompt": "I prefer small commits"})
+    handle("UserPromptSubmit", {"session_id": "a", "prompt": "I prefer small commits"})
     [pending] = api.list_memories("preference")
     assert pending.state is State.PENDING
-    run_hook("UserPromptSubmit", {"session_id": "b", "prompt": "I prefer small commits."})
+    handle("UserPromptSubmit", {"session_id": "b", "prompt": "I prefer small commits."})
     [active] = api.list_memories("preference")
     assert active.state is State.ACTIVE
 
 
 def test_an_explicit_remember_is_active_at_once():
-    run_hook("UserPromptSubmit", {"session_id": "a", "prompt": "Remember that we use Postgres 16"})
+    handle("UserPromptSubmit", {"session_id": "a", "prompt": "Remember that we use Postgres 16"})
     [saved] = api.list_memories("preference")
     assert (saved.text, saved.state) == ("we use Postgres 16", State.ACTIVE)
 
 
 def test_a_slash_command_is_counted():
-    run_hook("UserPromptSubmit", {"session_id": "a", "cwd": "/src/shop", "prompt": "/compact"})
+    handle("UserPromptSubmit", {"session_id": "a", "cwd": "/src/shop", "prompt": "/compact"})
     [command] = api.list_memories("command")
     assert command.text == "/compact"
 
 
 def test_unknown_events_and_garbage_payloads_do_nothing():
-    assert run_hook("Notification", {"x": 1}) is None
-    assert run_hook("UserPromptSubmit", {"prompt": 42}) is None
-    assert run_hook("SessionEnd", {"transcript_path": ["not", "a", "path"]}) is None
+    assert handle("Notification", {"x": 1}) is None
+    assert handle("UserPromptSubmit", {"prompt": 42}) is None
+    assert handle("SessionEnd", {"transcript_path": ["not", "a", "path"]}) is None
 
 
 def test_one_broken_store_does_not_cost_the_session_the_others(memory_home: Path):
     api.save("preference", "Use pnpm, not npm")
     (memory_home / "command-history.json").write_bytes(b"{broken")
-    output = run_hook("SessionStart", {"cwd": "/src/shop", "source": "startup"})
+    output = handle("SessionStart", {"cwd": "/src/shop", "source": "startup"})
     assert output is not None
     assert "Use pnpm, not npm" in output["hookSpecificOutput"]["additionalContext"]
     assert "command-history.json" in (memory_home / "logs" / "hooks.log").read_text()

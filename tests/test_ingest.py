@@ -1,8 +1,8 @@
 from __future__ import annotations
 
-from artibot_memory import memory as api
-from artibot_memory.ingest import apply_records, same_attempt
-from artibot_memory.model import State
+from artibot_memory.api import memories as api
+from artibot_memory.api.ingest import apply_records, same_attempt
+from artibot_memory.store.model import State
 
 CWD = "/src/shop"
 

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from artibot_memory import journal
+from artibot_memory.capture import journal
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -28,7 +28,7 @@ def lines_of(home: Path) -> list[bytes]:
 APPEND_MANY = """
 import os
 os.environ["ARTIBOT_MEMORY_HOME"] = home
-from artibot_memory import journal
+from artibot_memory.capture import journal
 start.wait()
 for index in range(count):
     journal.append({"event": "PostToolUse", "worker": worker, "index": index, "output": "x" * 500})
@@ -160,7 +160,7 @@ def test_a_failed_ingest_leaves_the_take_for_a_later_drain() -> None:
 def test_a_drain_that_crashes_re_delivers_its_records(memory_home: Path) -> None:
     for index in range(3):
         journal.append({"event": "X", "index": index})
-    crash = "from artibot_memory import journal; import os; journal.drain(); os._exit(1)"
+    crash = "from artibot_memory.capture import journal; import os; journal.drain(); os._exit(1)"
     done = subprocess.run([sys.executable, "-c", crash], check=False)  # noqa: S603
     assert done.returncode == 1
     assert not (memory_home / journal.JOURNAL_NAME).exists()

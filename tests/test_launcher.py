@@ -11,9 +11,11 @@ from typing import Any
 import pytest
 from platformdirs import user_data_dir
 
-from artibot_memory import bootstrap, hookfast, journal, launcher
-from artibot_memory.paths import fallback_data_dir
-from artibot_memory.signature import error_signature
+from artibot_memory.capture import hooklog, journal
+from artibot_memory.core.paths import fallback_data_dir
+from artibot_memory.plugin import bootstrap, entry, fast
+from artibot_memory.recall import known_errors
+from artibot_memory.text.signature import error_signature
 
 ROOT = Path(__file__).resolve().parent.parent
 ENTRY = ROOT / "bin" / "artibot-memory"
@@ -65,7 +67,7 @@ def assert_hook_contract(done: subprocess.CompletedProcess[bytes]) -> dict[str, 
 def test_every_captured_payload_keeps_the_hook_contract(
     event: str, payload: dict[str, Any]
 ) -> None:
-    flags = ("-S",) if event in hookfast.FAST_EVENTS else ()
+    flags = ("-S",) if event in fast.FAST_EVENTS else ()
     assert_hook_contract(run_entry(event, json.dumps(payload).encode(), *flags))
 
 
@@ -101,7 +103,7 @@ def test_a_known_error_comes_back_as_one_json_object(memory_home: Path) -> None:
     }
     memory_home.mkdir(parents=True)
     document = {"schema_version": 1, "entries": [entry]}
-    (memory_home / hookfast.ERROR_STORE).write_text(json.dumps(document))
+    (memory_home / known_errors.ERROR_STORE).write_text(json.dumps(document))
     payload = {"hook_event_name": "PostToolUseFailure", "tool_name": "Bash", "error": error}
     output = assert_hook_contract(
         run_entry("PostToolUseFailure", json.dumps(payload).encode(), "-S")
@@ -120,11 +122,11 @@ def test_a_failing_handler_is_logged_redacted_and_silent(
         message = f"token {secret} rejected"
         raise ValueError(message)
 
-    monkeypatch.setattr(hookfast, "handle", broken)
-    assert launcher.run_hook("PostToolUse", b"{}") == 0
+    monkeypatch.setattr(fast, "handle", broken)
+    assert entry.run_hook("PostToolUse", b"{}") == 0
     out, err = capsys.readouterr()
     assert (out, err) == ("", "")
-    log = (memory_home / "logs" / launcher.LOG_NAME).read_text()
+    log = (memory_home / "logs" / hooklog.LOG_NAME).read_text()
     assert "ValueError: token" in log
     assert "noise on stderr" in log
     assert "Traceback" in log
@@ -135,20 +137,20 @@ def test_a_failing_handler_is_logged_redacted_and_silent(
 def test_an_output_that_is_not_a_json_object_prints_nothing(
     output: object, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    monkeypatch.setattr(hookfast, "handle", lambda *_: output)
-    assert launcher.run_hook("PostToolUse", b"{}") == 0
+    monkeypatch.setattr(fast, "handle", lambda *_: output)
+    assert entry.run_hook("PostToolUse", b"{}") == 0
     assert capsys.readouterr() == ("", "")
 
 
 def test_the_hook_log_rotates_when_it_grows_too_big(
     memory_home: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(launcher, "LOG_MAX_BYTES", 1_000)
+    monkeypatch.setattr(hooklog, "LOG_MAX_BYTES", 1_000)
     for number in range(40):
-        launcher.write_log(f"entry {number} " + "x" * 100)
+        hooklog.write_log(f"entry {number} " + "x" * 100)
     logs = memory_home / "logs"
     assert (logs / "hooks.log.1").exists()
-    assert (logs / "hooks.log").stat().st_size < 1_000 + launcher.LOG_ENTRY_CHARS
+    assert (logs / "hooks.log").stat().st_size < 1_000 + hooklog.LOG_ENTRY_CHARS
 
 
 def test_stdin_is_capped_at_one_mib_and_the_rest_drained() -> None:
@@ -156,11 +158,11 @@ def test_stdin_is_capped_at_one_mib_and_the_rest_drained() -> None:
         def isatty(self) -> bool:
             return False
 
-    raw = io.BytesIO(b"x" * (3 * launcher.MAX_STDIN_BYTES))
+    raw = io.BytesIO(b"x" * (3 * entry.MAX_STDIN_BYTES))
     stdin = Pipe(raw)
-    data = launcher.read_stdin(stdin)
-    assert len(data) == launcher.MAX_STDIN_BYTES
-    assert raw.tell() == 3 * launcher.MAX_STDIN_BYTES
+    data = entry.read_stdin(stdin)
+    assert len(data) == entry.MAX_STDIN_BYTES
+    assert raw.tell() == 3 * entry.MAX_STDIN_BYTES
 
 
 # ---- without the runtime dependencies: venv relay, background install, deferred capture
@@ -168,9 +170,9 @@ def test_stdin_is_capped_at_one_mib_and_the_rest_drained() -> None:
 
 @pytest.fixture
 def no_dependencies(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Make ``artibot_memory.hooks`` and ``.cli`` fail to import as if pydantic were missing."""
-    monkeypatch.setitem(sys.modules, "artibot_memory.hooks", None)
-    monkeypatch.setitem(sys.modules, "artibot_memory.cli", None)
+    """Make ``artibot_memory.lifecycle`` and ``.cli`` fail to import as if pydantic were missing."""
+    monkeypatch.setitem(sys.modules, "artibot_memory.lifecycle", None)
+    monkeypatch.setitem(sys.modules, "artibot_memory.cli.app", None)
     monkeypatch.setattr(bootstrap, "missing_modules", lambda: ["pydantic"])
     monkeypatch.delenv(bootstrap.RELAYED_ENV, raising=False)
 
@@ -192,7 +194,7 @@ def started(monkeypatch: pytest.MonkeyPatch) -> list[list[str]]:
         assert options["stdout"] == options["stderr"] == subprocess.DEVNULL
         calls.append(argv)
 
-    monkeypatch.setattr("artibot_memory.bootstrap.subprocess.Popen", fake_popen)
+    monkeypatch.setattr("artibot_memory.plugin.bootstrap.subprocess.Popen", fake_popen)
     return calls
 
 
@@ -208,7 +210,7 @@ def make_ready(data: Path, digest: str | None = None) -> Path:
 def run_event(
     event: str, payload: dict[str, Any], capsys: pytest.CaptureFixture[str]
 ) -> dict[str, Any] | None:
-    assert launcher.run_hook(event, json.dumps(payload).encode()) == 0
+    assert entry.run_hook(event, json.dumps(payload).encode()) == 0
     out, err = capsys.readouterr()
     assert err == ""
     return json.loads(out) if out else None
@@ -304,9 +306,9 @@ def test_a_ready_venv_reruns_the_hook_with_the_same_stdin(
         )
         return subprocess.CompletedProcess(argv, 0, b'{"systemMessage": "from the venv"}\n', b"")
 
-    monkeypatch.setattr("artibot_memory.bootstrap.subprocess.run", fake_run)
+    monkeypatch.setattr("artibot_memory.plugin.bootstrap.subprocess.run", fake_run)
     raw = json.dumps({"session_id": "s1", "prompt": "I prefer pnpm over npm"}).encode()
-    assert launcher.run_hook("UserPromptSubmit", raw) == 0
+    assert entry.run_hook("UserPromptSubmit", raw) == 0
     assert json.loads(capsys.readouterr().out) == {"systemMessage": "from the venv"}
     [(argv, stdin, timeout, relayed)] = calls
     assert argv == [str(python), str(ENTRY), "hook", "UserPromptSubmit"]
@@ -343,10 +345,10 @@ def test_a_broken_module_of_ours_is_logged_not_mistaken_for_missing_dependencies
     monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    monkeypatch.setitem(sys.modules, "artibot_memory.hooks", None)
+    monkeypatch.setitem(sys.modules, "artibot_memory.lifecycle", None)
     assert run_event("SessionStart", {"session_id": "s1"}, capsys) is None
     assert started == []
-    assert "artibot_memory.hooks" in (memory_home / "logs" / launcher.LOG_NAME).read_text()
+    assert "artibot_memory.lifecycle" in (memory_home / "logs" / hooklog.LOG_NAME).read_text()
     assert [r["event"] for r in journal.drain()] == ["SessionStart"]
 
 
@@ -356,7 +358,7 @@ def test_the_cli_without_dependencies_names_the_missing_package(
 ) -> None:
     monkeypatch.delenv(bootstrap.DATA_ENV, raising=False)
     monkeypatch.setenv("CLAUDE_CONFIG_DIR", "/nonexistent")
-    assert launcher.main(["search", "pnpm"]) == 1
+    assert entry.main(["search", "pnpm"]) == 1
     out, err = capsys.readouterr()
     assert out == ""
     assert err.count("\n") == 1
@@ -372,8 +374,8 @@ def test_the_cli_finds_the_plugin_venv_from_the_bash_tool(
     monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(tmp_path / "claude"))
     python = make_ready(tmp_path / "claude" / "plugins" / "data" / "artibot-memory-market")
     execs: list[tuple[object, ...]] = []
-    monkeypatch.setattr("artibot_memory.launcher.os.execv", lambda *call: execs.append(call))
-    launcher.main(["list", "--json"])
+    monkeypatch.setattr("artibot_memory.plugin.entry.os.execv", lambda *call: execs.append(call))
+    entry.main(["list", "--json"])
     assert execs == [(python, [str(python), str(ENTRY), "list", "--json"])]
     assert os.environ[bootstrap.RELAYED_ENV] == "1"
 
@@ -505,5 +507,5 @@ def test_the_hook_log_is_never_written_through_a_symlink(
     if link.exists():
         link.rmdir()
     link.symlink_to(outside if linked == "logs" else outside / "hooks.log")
-    launcher.write_log("a failure")
+    hooklog.write_log("a failure")
     assert list(outside.iterdir()) == []

@@ -6,11 +6,11 @@ from pathlib import Path
 import pytest
 from freezegun import freeze_time
 
-from artibot_memory import memory as api
-from artibot_memory.errors import UnknownMemoryError, UsageError
-from artibot_memory.model import MAX_TEXT_CHARS, State
-from artibot_memory.store import Store
-from artibot_memory.stores import STORES, spec_for
+from artibot_memory.api import memories as api
+from artibot_memory.core.errors import UnknownMemoryError, UsageError
+from artibot_memory.store.jsonfile import Store
+from artibot_memory.store.model import MAX_TEXT_CHARS, State
+from artibot_memory.store.table import STORES, spec_for
 
 START = "2026-03-01T12:00:00Z"
 
@@ -118,7 +118,7 @@ def test_a_context_with_a_key_is_updated_in_place():
 
 
 def test_a_pending_preference_becomes_active_when_seen_in_a_second_session():
-    from artibot_memory.model import Source
+    from artibot_memory.store.model import Source
 
     api.save("preference", "I prefer uv", state="pending", source=Source(session_id="s1"))
     same_session = api.save("preference", "I prefer uv", state="pending", source=Source(session_id="s1"))
@@ -129,7 +129,7 @@ def test_a_pending_preference_becomes_active_when_seen_in_a_second_session():
 
 @pytest.mark.parametrize("spec", [pytest.param(s, id=s.type.value) for s in STORES])
 def test_each_store_is_held_to_its_cap_least_valuable_first(spec):
-    from artibot_memory.memory import Draft
+    from artibot_memory.api.memories import Draft
 
     drafts = [Draft(spec.type, f"entry {word(i)}") for i in range(spec.cap + 5)]
     with freeze_time(START) as clock:
@@ -144,7 +144,7 @@ def test_each_store_is_held_to_its_cap_least_valuable_first(spec):
 
 
 def test_the_cap_evicts_superseded_history_before_active_entries():
-    from artibot_memory.merge import enforce_cap
+    from artibot_memory.store.merge import enforce_cap
 
     api.save("preference", "v1", key="k")
     api.save("preference", "v2", key="k")
@@ -154,7 +154,7 @@ def test_the_cap_evicts_superseded_history_before_active_entries():
 
 
 def test_the_cap_evicts_the_least_used_before_the_often_used():
-    from artibot_memory.merge import enforce_cap
+    from artibot_memory.store.merge import enforce_cap
 
     with freeze_time(START) as clock:
         api.save("command", "often")

@@ -5,7 +5,7 @@ the journal is ingested (SessionStart and ``artibot-memory ingest``) and exporte
 every byte of every file under the memory home (stores, backups, journal and its takes,
 logs, locks) is searched for every ``secret``, raw and as JSON escapes it.
 
-Two levels: one secret per payload through ``launcher.run_hook`` / ``cli.main`` in this
+Two levels: one secret per payload through ``entry.run_hook`` / ``cli.main`` in this
 process (the code a hook process runs, minus interpreter start-up), so a redaction that
 only fails alone is seen; and a few dozen real ``bin/artibot-memory`` processes with the
 secrets batched per payload, for the process path itself.
@@ -24,8 +24,10 @@ from typing import Any
 import pytest
 from workers import wait_for_workers
 
-from artibot_memory import hookfast, hooks, journal, launcher
-from artibot_memory.cli import main
+from artibot_memory import lifecycle
+from artibot_memory.capture import hooklog, journal
+from artibot_memory.cli.app import main
+from artibot_memory.plugin import entry, fast
 
 ROOT = Path(__file__).resolve().parent.parent
 ENTRY = ROOT / "bin" / "artibot-memory"
@@ -41,7 +43,7 @@ CWD = "/src/shop"
 @pytest.fixture(autouse=True)
 def no_detached_worker(monkeypatch: pytest.MonkeyPatch) -> None:
     """In this process SessionEnd only journals (the tests ingest); processes start the worker."""
-    monkeypatch.setattr(hookfast, "start_worker", lambda: None)
+    monkeypatch.setattr(fast, "start_worker", lambda: None)
 
 
 def needles(secret: str) -> set[bytes]:
@@ -166,7 +168,7 @@ def import_lines(*, full_records: bool = False, project: bool = False) -> list[s
 
 
 def run_in_process(event: str, payload: dict[str, Any]) -> None:
-    assert launcher.run_hook(event, json.dumps(payload).encode()) == 0
+    assert entry.run_hook(event, json.dumps(payload).encode()) == 0
 
 
 def feed_fast_hooks(_folder: Path) -> None:
@@ -185,8 +187,8 @@ def feed_prompts(_folder: Path) -> None:
 def feed_deferred_events(folder: Path) -> None:
     """What the fast path journals when the full path cannot run (no dependencies)."""
     for number, row in enumerate(SECRETS):
-        hookfast.defer(*prompt(number, row["text"], remember=True))
-        hookfast.defer(*session_end(folder, number, [row["text"]]))
+        fast.defer(*prompt(number, row["text"], remember=True))
+        fast.defer(*session_end(folder, number, [row["text"]]))
 
 
 def feed_transcripts(folder: Path) -> None:
@@ -225,14 +227,14 @@ def feed_failing_hooks(_folder: Path) -> None:
     def broken(payload: dict[str, Any]) -> None:
         raise ValueError(f"cannot handle {payload.get('prompt')}")
 
-    saved = hooks.HANDLERS["UserPromptSubmit"]
-    hooks.HANDLERS["UserPromptSubmit"] = broken
+    saved = lifecycle.HANDLERS["UserPromptSubmit"]
+    lifecycle.HANDLERS["UserPromptSubmit"] = broken
     try:
         for number, row in enumerate(SECRETS):
             run_in_process(*prompt(number, row["text"], remember=False))
-            launcher.write_log(f"UserPromptSubmit: stderr: {row['text']}")
+            hooklog.write_log(f"UserPromptSubmit: stderr: {row['text']}")
     finally:
-        hooks.HANDLERS["UserPromptSubmit"] = saved
+        lifecycle.HANDLERS["UserPromptSubmit"] = saved
 
 
 CAPTURE_PATHS: list[Any] = [
@@ -299,7 +301,7 @@ def spawn(argv: list[str], stdin: bytes = b"") -> subprocess.Popen[bytes]:
 
 
 def hook_process(event: str, payload: dict[str, Any]) -> subprocess.Popen[bytes]:
-    flags = ["-S"] if event in hookfast.FAST_EVENTS else []
+    flags = ["-S"] if event in fast.FAST_EVENTS else []
     return spawn([sys.executable, *flags, str(ENTRY), "hook", event], json.dumps(payload).encode())
 
 

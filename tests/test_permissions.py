@@ -19,13 +19,15 @@ from typing import Any
 import pytest
 from workers import wait_for_workers
 
-from artibot_memory import doctor, hookfast, journal, launcher
-from artibot_memory import memory as api
-from artibot_memory.cli import main
-from artibot_memory.errors import UnsafeStoreError
-from artibot_memory.hooks import ingest, run_hook
-from artibot_memory.paths import HOME_ENV
-from artibot_memory.stores import STORES, spec_for
+from artibot_memory.api import doctor
+from artibot_memory.api import memories as api
+from artibot_memory.capture import hooklog, journal
+from artibot_memory.cli.app import main
+from artibot_memory.core.errors import UnsafeStoreError
+from artibot_memory.core.paths import HOME_ENV
+from artibot_memory.lifecycle import handle, ingest
+from artibot_memory.plugin import entry, fast
+from artibot_memory.store.table import STORES, spec_for
 
 ROOT = Path(__file__).resolve().parent.parent
 ENTRY = ROOT / "bin" / "artibot-memory"
@@ -42,7 +44,7 @@ def umask(request: pytest.FixtureRequest) -> Iterator[int]:
 
 def hook_process(event: str, payload: dict[str, Any]) -> subprocess.CompletedProcess[bytes]:
     """Run ``bin/artibot-memory hook EVENT`` as Claude Code does (``-S`` for the fast events)."""
-    flags = ["-S"] if event in hookfast.FAST_EVENTS else []
+    flags = ["-S"] if event in fast.FAST_EVENTS else []
     env = {
         k: v
         for k, v in os.environ.items()
@@ -97,7 +99,7 @@ def exercise_every_writer(folder: Path, monkeypatch: pytest.MonkeyPatch) -> None
     session = {"session_id": "s1", "cwd": CWD, "transcript_path": str(transcript(folder))}
     hook_process("SessionEnd", session)  # its detached worker ingests and stores the summary
     wait_for_workers(Path(os.environ[HOME_ENV]))
-    run_hook("SessionEnd", session)
+    handle("SessionEnd", session)
     for spec in STORES:
         assert main(["save", spec.type.value, f"first {spec.type.value}"]) == 0
         assert main(["save", spec.type.value, f"second {spec.type.value}"]) == 0
@@ -111,10 +113,10 @@ def exercise_every_writer(folder: Path, monkeypatch: pytest.MonkeyPatch) -> None
     hook_process("PostToolUse", bash_payload("pnpm build"))
     assert journal.drain()  # not finished: the take stays, as after a failed ingest
     hook_process("PostToolUse", bash_payload("pnpm dev"))
-    monkeypatch.setattr(launcher, "LOG_MAX_BYTES", 10)
-    monkeypatch.setattr(hookfast, "handle", lambda *_: 1 / 0)
+    monkeypatch.setattr(hooklog, "LOG_MAX_BYTES", 10)
+    monkeypatch.setattr(fast, "handle", lambda *_: 1 / 0)
     for _ in range(2):
-        assert launcher.run_hook("PostToolUse", b"{}") == 0
+        assert entry.run_hook("PostToolUse", b"{}") == 0
 
 
 def modes_not_private(home: Path) -> list[tuple[str, str]]:
@@ -264,7 +266,7 @@ def test_the_hook_log_is_never_written_through_a_logs_symlink_out_of_the_home(
     target = link_out(memory_home, "logs", tmp_path)
     target.unlink()
     target.mkdir()
-    launcher.write_log("a failure")
+    hooklog.write_log("a failure")
     assert list(target.iterdir()) == []
 
 
@@ -273,7 +275,7 @@ def test_the_hook_log_is_never_appended_through_a_hooks_log_symlink(
 ):
     (memory_home / "logs").mkdir(parents=True, mode=0o700)
     target = link_out(memory_home, "logs/hooks.log", tmp_path)
-    launcher.write_log("a failure")
+    hooklog.write_log("a failure")
     assert untouched(target)
 
 

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import pytest
 
-from artibot_memory.prompts import detect_preferences, slash_command
+from artibot_memory.capture.prompts import detect_preferences, slash_command
 
 
 @pytest.mark.parametrize(

@@ -5,11 +5,11 @@ from datetime import timedelta
 import pytest
 from freezegun import freeze_time
 
-from artibot_memory import memory as api
-from artibot_memory.errors import UnknownMemoryError, UsageError
-from artibot_memory.prune import extend_ttl, plan_prune, prune
-from artibot_memory.store import Store
-from artibot_memory.stores import spec_for
+from artibot_memory.api import memories as api
+from artibot_memory.api.prune import extend_ttl, plan_prune, prune
+from artibot_memory.core.errors import UnknownMemoryError, UsageError
+from artibot_memory.store.jsonfile import Store
+from artibot_memory.store.table import spec_for
 
 
 def test_plan_lists_expired_entries_and_changes_nothing():

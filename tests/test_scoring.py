@@ -6,8 +6,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from artibot_memory import scoring
-from artibot_memory.scoring import (
+from artibot_memory.recall import scoring
+from artibot_memory.recall.scoring import (
     KeywordIndex,
     ScoreParts,
     frequency,
@@ -15,7 +15,7 @@ from artibot_memory.scoring import (
     recency,
     relevance,
 )
-from artibot_memory.text import tokenize
+from artibot_memory.text.tokens import tokenize
 
 NOW = datetime(2025, 6, 1, 12, 0, tzinfo=timezone.utc)
 

@@ -5,10 +5,10 @@ from datetime import timedelta
 import pytest
 from freezegun import freeze_time
 
-from artibot_memory import memory as api
-from artibot_memory.search import search
-from artibot_memory.store import Store
-from artibot_memory.stores import spec_for
+from artibot_memory.api import memories as api
+from artibot_memory.recall.search import search
+from artibot_memory.store.jsonfile import Store
+from artibot_memory.store.table import spec_for
 
 
 def test_an_empty_home_returns_nothing():

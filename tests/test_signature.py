@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import pytest
 
-from artibot_memory.signature import (
+from artibot_memory.text.signature import (
     MAX_SIGNATURE_CHARS,
     command_signature,
     error_signature,

@@ -5,19 +5,19 @@ from pathlib import Path
 
 from freezegun import freeze_time
 
-from artibot_memory import memory as api
-from artibot_memory.hooks import ingest, run_hook
-from artibot_memory.startcache import serve_cached_start
+from artibot_memory.api import memories as api
+from artibot_memory.lifecycle import handle, ingest
+from artibot_memory.recall.startcache import serve_cached_start
 
 SHOP = {"cwd": "/src/shop", "source": "startup"}
 
 
 def start_fully_then_drain() -> dict | None:
     """A SessionStart on the full path, then the session's end and its worker's ingest."""
-    from artibot_memory import hookfast
+    from artibot_memory.plugin import fast
 
-    output = run_hook("SessionStart", SHOP)
-    hookfast.defer("SessionEnd", {"session_id": "s", "cwd": SHOP["cwd"], "transcript_path": "/nonexistent"})
+    output = handle("SessionStart", SHOP)
+    fast.defer("SessionEnd", {"session_id": "s", "cwd": SHOP["cwd"], "transcript_path": "/nonexistent"})
     ingest()
     return output
 
@@ -54,8 +54,8 @@ def test_any_store_change_sends_the_start_back_to_the_full_path():
 def test_records_waiting_in_the_journal_send_it_back_to_the_full_path():
     api.save("preference", "Use pnpm, not npm")
     start_fully_then_drain()
-    run_hook("UserPromptSubmit", {"session_id": "x", "prompt": "nothing to keep"})
-    from artibot_memory import journal
+    handle("UserPromptSubmit", {"session_id": "x", "prompt": "nothing to keep"})
+    from artibot_memory.capture import journal
 
     journal.append({"event": "PostToolUse", "tool_name": "Bash", "command": "ls"})
     assert serve_cached_start(SHOP)[0] is False
@@ -89,9 +89,9 @@ def test_a_session_end_refreshes_the_cache_of_its_project(tmp_path: Path):
     row = {"type": "user", "sessionId": "s1", "cwd": "/src/shop", "timestamp": "2026-01-01T10:00:00Z",
            "message": {"role": "user", "content": "Build the cart"}}
     transcript.write_text(json.dumps(row) + "\n")
-    from artibot_memory import hookfast
+    from artibot_memory.plugin import fast
 
-    hookfast.defer("SessionEnd", {"session_id": "s1", "cwd": "/src/shop", "transcript_path": str(transcript)})
+    fast.defer("SessionEnd", {"session_id": "s1", "cwd": "/src/shop", "transcript_path": str(transcript)})
     ingest()
     served, output = serve_cached_start(SHOP)
     assert served

@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from artibot_memory import memory as api
-from artibot_memory.errors import CorruptStoreError, NewerSchemaError, UnsafeStoreError
-from artibot_memory.store import Store
-from artibot_memory.stores import spec_for
+from artibot_memory.api import memories as api
+from artibot_memory.core.errors import CorruptStoreError, NewerSchemaError, UnsafeStoreError
+from artibot_memory.store.jsonfile import Store
+from artibot_memory.store.table import spec_for
 
 
 def store_of(kind: str) -> Store:
@@ -114,11 +114,13 @@ def test_a_failed_transaction_writes_nothing(memory_home: Path):
     assert store.path.read_bytes() == before
 
 
-def test_quarantine_moves_the_file_aside_with_a_timestamp(memory_home: Path):
+def test_a_file_moved_aside_keeps_its_bytes_under_a_timestamped_name(memory_home: Path):
+    from artibot_memory.store.files import move_aside  # noqa: PLC0415
+
     memory_home.mkdir(parents=True)
     path = memory_home / "command-history.json"
     path.write_bytes(b"broken")
-    moved = store_of("command").quarantine()
+    moved = move_aside(store_of("command").path)
     assert not path.exists()
     assert moved.read_bytes() == b"broken"
     assert moved.name.startswith("command-history.json.corrupt-")

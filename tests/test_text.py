@@ -4,9 +4,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from artibot_memory.stemmer import porter_stem
-from artibot_memory.tags import auto_tags
-from artibot_memory.text import normalize_text, tokenize
+from artibot_memory.text.stemmer import porter_stem
+from artibot_memory.text.tags import auto_tags
+from artibot_memory.text.tokens import normalize_text, tokenize
 
 
 def meets(a: str, b: str) -> bool:

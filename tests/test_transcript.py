@@ -1,4 +1,4 @@
-"""Behaviour of artibot_memory.transcript: real transcripts, then synthetic edge cases."""
+"""Behaviour of artibot_memory.capture.transcript: real transcripts, then synthetic edge cases."""
 
 from __future__ import annotations
 
@@ -15,8 +15,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from artibot_memory.summary import render_summary
-from artibot_memory.transcript import (
+from artibot_memory.capture.summary import render_summary
+from artibot_memory.capture.transcript import (
     FailedCommand,
     SessionDigest,
     TestRun,
@@ -770,20 +770,22 @@ def test_the_summary_of_an_empty_digest_is_one_line() -> None:
 def test_the_summary_passes_transcript_text_through_redact(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    fake = types.ModuleType("artibot_memory.redact")
-    fake.redact = lambda text: text.replace("hunter2", "[REDACTED]")  # type: ignore[attr-defined]
-    monkeypatch.setitem(sys.modules, "artibot_memory.redact", fake)
+    fake = types.ModuleType("artibot_memory.text.redact")
+    fake.redact_value = lambda text: text.replace("hunter2", "[REDACTED]")  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "artibot_memory.text.redact", fake)
     rows = [prompt("log in with hunter2 please"), *bash("t1", "login --password hunter2")]
     text = render_summary(digest_of(tmp_path, rows))
     assert "hunter2" not in text
     assert "login --password [REDACTED]" in text
 
 
-def test_the_summary_works_while_the_redact_module_is_missing(
+def test_the_summary_withholds_transcript_text_while_the_redact_module_is_missing(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setitem(sys.modules, "artibot_memory.redact", None)  # makes the import fail
-    assert "Asked: plain words" in render_summary(digest_of(tmp_path, [prompt("plain words")]))
+    monkeypatch.setitem(sys.modules, "artibot_memory.text.redact", None)  # makes the import fail
+    text = render_summary(digest_of(tmp_path, [prompt("log in with hunter2 please")]))
+    assert "hunter2" not in text
+    assert "Asked: [REDACTED:redaction-unavailable]" in text
 
 
 def test_the_summary_of_a_real_compacted_session_mentions_its_error_and_compaction() -> None:

@@ -5,11 +5,11 @@ from pathlib import Path
 
 import pytest
 
-from artibot_memory import memory as api
-from artibot_memory.errors import ImportFileError
-from artibot_memory.store import Store
-from artibot_memory.stores import STORES, spec_for
-from artibot_memory.transfer import export_lines, import_file
+from artibot_memory.api import memories as api
+from artibot_memory.api.transfer import export_lines, import_file
+from artibot_memory.core.errors import ImportFileError
+from artibot_memory.store.jsonfile import Store
+from artibot_memory.store.table import STORES, spec_for
 
 
 def test_export_then_import_into_an_empty_home_restores_every_record(

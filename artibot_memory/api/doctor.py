@@ -1,0 +1,425 @@
+"""``artibot-memory doctor``: can every file of the memory home be used, and if not, mend it.
+
+:func:`diagnose` changes nothing. It checks each of the four stores (and its backup,
+``backups/<file>``), the capture journal, and the file modes, and returns one
+:class:`StoreHealth` per check. Its states:
+
+=============== ============================================================ =========
+state           meaning                                                      a problem
+=============== ============================================================ =========
+ok              parses (the journal: can be appended to)                     no
+missing         not created yet: nothing was stored (reads as empty)         no
+corrupt         cannot be read, not JSON, not the shape of a store, or a bad yes
+                entry
+newer-schema    written by a newer artibot-memory                            yes
+unsafe-link     a symlink leading out of the memory home (the journal: any   yes
+                symlink, which the hooks refuse to append to)
+loose-mode      a file or folder that others may read                        yes
+=============== ============================================================ =========
+
+:func:`repair` mends what diagnose finds, and says what it did, one line per action:
+
+- a corrupt store, or one that is an unsafe link, is moved aside as
+  ``<file>.corrupt-<UTC time>`` (the bytes kept, owner-only) and replaced by its last
+  backup when the backup parses, else by an empty store;
+- a store of a newer schema is left as it is: upgrading artibot-memory reads it, and
+  replacing it by an older backup would hide what the newer version stored;
+- temp files left by a write that was killed are deleted (under the store's lock);
+- a journal that is a symlink or cannot be read is moved aside the same way; capture
+  starts a new one;
+- any other symlink leading out of the home (``logs``, ``backups``, a lock) is moved aside:
+  artibot-memory writes inside its home only;
+- files get mode 0600 and folders 0700.
+
+>>> import os, tempfile
+>>> os.environ["ARTIBOT_MEMORY_HOME"] = tempfile.mkdtemp()
+>>> [(check.name, check.state) for check in diagnose()][:2]
+[('user-preferences.json', 'missing'), ('project-contexts.json', 'missing')]
+>>> repair()
+[]
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+from artibot_memory.capture import journal
+from artibot_memory.core.errors import (
+    NewerSchemaError,
+    StoreError,
+    UnsafeStoreError,
+)
+from artibot_memory.core.paths import is_inside, memory_home
+from artibot_memory.store import envelope
+from artibot_memory.store.files import make_private, move_aside, write_atomically
+from artibot_memory.store.jsonfile import Store, parse_store_bytes
+from artibot_memory.store.lock import locked
+from artibot_memory.store.table import STORES
+
+OK = "ok"
+MISSING = "missing"
+CORRUPT = "corrupt"
+NEWER_SCHEMA = "newer-schema"
+UNSAFE_LINK = "unsafe-link"
+LOOSE_MODE = "loose-mode"
+USABLE = frozenset({OK, MISSING})
+REPAIR_HINT = "run artibot-memory doctor --repair"
+UPGRADE_HINT = "upgrade artibot-memory (pip install -U artibot-memory) to read the newer files"
+MAX_NAMES_SHOWN = 5
+
+
+@dataclass(frozen=True)
+class FileHealth:
+    """What one file is: its state, the problem in words, how many entries it holds."""
+
+    state: str
+    problem: str | None = None
+    entries: int | None = None
+
+
+@dataclass(frozen=True)
+class StoreHealth:
+    """One check of :func:`diagnose`: a store with its backup, the journal, or the modes.
+
+    >>> StoreHealth("journal.jsonl", Path("/h/journal.jsonl"), MISSING).ok
+    True
+    """
+
+    name: str
+    path: Path
+    state: str
+    problem: str | None = None
+    entries: int | None = None
+    backup: str | None = None
+    backup_entries: int | None = None
+    notes: tuple[str, ...] = ()
+
+    @property
+    def ok(self) -> bool:
+        """Tell whether this can be used as it is (a missing file counts: it reads as empty)."""
+        return self.state in USABLE
+
+    def line(self) -> str:
+        """One line for people: state, file, what is in it or what is wrong.
+
+        >>> StoreHealth("x.json", Path("/h/x.json"), OK, entries=3, backup=MISSING).line()
+        'ok            x.json: 3 entries; no backup yet'
+        """
+        where = self.name if self.ok else str(self.path)
+        if not self.ok and self.path.name != self.name:  # a check of the whole home
+            where = f"{self.name} in {self.path}"
+        parts = [self.problem or self._contents(), *self._backup_part(), *self.notes]
+        return f"{self.state:<13} {where}: {'; '.join(parts)}"
+
+    def _contents(self) -> str:
+        if self.state == MISSING:
+            return "not created yet (reads as empty)"
+        return counted(self.entries, "entry", "entries") if self.entries is not None else "fine"
+
+    def _backup_part(self) -> list[str]:
+        if self.backup is None:
+            return []
+        if self.backup == MISSING:
+            return ["no backup yet"]
+        if self.backup == OK:
+            return [f"backup ok ({counted(self.backup_entries or 0, 'entry', 'entries')})"]
+        return [f"backup {self.backup} (not usable)"]
+
+    def as_dict(self) -> dict[str, Any]:
+        """Return the check as JSON-ready data (``ok`` included)."""
+        return {**asdict(self), "path": str(self.path), "notes": list(self.notes), "ok": self.ok}
+
+
+def diagnose(home: Path | None = None) -> list[StoreHealth]:
+    """Check the four stores, the journal and the file modes; change nothing."""
+    home = home if home is not None else memory_home(create=False)
+    checks = [check_store(Store(spec, home)) for spec in STORES]
+    return [*checks, check_journal(home), check_links(home), check_modes(home)]
+
+
+def check_store(store: Store) -> StoreHealth:
+    """Check one store file and its backup."""
+    health = check_store_file(store.path, store.home)
+    backup = check_store_file(store.backup_path, store.home)
+    litter = len(leftover_temp_files(store))
+    note = f"{counted(litter, 'temp file')} left by an interrupted write (--repair deletes)"
+    return StoreHealth(
+        name=store.path.name,
+        path=store.path,
+        state=health.state,
+        problem=health.problem,
+        entries=health.entries,
+        backup=backup.state,
+        backup_entries=backup.entries,
+        notes=(note,) if litter else (),
+    )
+
+
+def leftover_temp_files(store: Store) -> list[Path]:
+    """Temp files of writes that never finished (a killed process); loading never reads them.
+
+    Only meaningful under the store's lock, or as a report: a running write has one too.
+    """
+    name = store.path.name
+    return [*store.home.glob(f".{name}.*.tmp"), *store.backup_path.parent.glob(f"{name}.*.tmp")]
+
+
+def check_store_file(path: Path, home: Path) -> FileHealth:
+    """Tell whether the store file at ``path`` (a store or a backup) can be loaded."""
+    if path.is_symlink() and not is_inside(path, home):
+        return FileHealth(UNSAFE_LINK, "is a symlink leading out of the memory home")
+    try:
+        return FileHealth(OK, entries=len(parse_store_bytes(path, path.read_bytes())))
+    except FileNotFoundError:
+        return FileHealth(MISSING)
+    except OSError as exc:
+        return FileHealth(CORRUPT, f"cannot be read ({exc.strerror})")
+    except StoreError as exc:
+        return FileHealth(_state_of(exc), exc.problem)
+
+
+def _state_of(error: StoreError) -> str:
+    if isinstance(error, NewerSchemaError):
+        return NEWER_SCHEMA
+    return UNSAFE_LINK if isinstance(error, UnsafeStoreError) else CORRUPT
+
+
+def check_journal(home: Path) -> StoreHealth:
+    """Check the capture journal: appendable, how many records wait for the next ingest."""
+    path = home / journal.JOURNAL_NAME
+    health = _journal_file(path)
+    return StoreHealth(
+        path.name,
+        path,
+        health.state,
+        health.problem,
+        health.entries,
+        notes=_journal_notes(home, path),
+    )
+
+
+def _journal_file(path: Path) -> FileHealth:
+    if path.is_symlink():
+        return FileHealth(UNSAFE_LINK, "is a symlink; the hooks refuse to append to it")
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        return FileHealth(MISSING, "empty: nothing captured since the last ingest")
+    except OSError as exc:
+        return FileHealth(CORRUPT, f"cannot be read ({exc.strerror}); the hooks cannot capture")
+    lines = [line for line in data.split(b"\n") if line.strip()]
+    records = sum(1 for line in lines if journal.parse_line(line) is not None)
+    torn = (
+        f" ({counted(len(lines) - records, 'unreadable line')}, skipped at ingest)"
+        if records < len(lines)
+        else ""
+    )
+    waiting = f"{counted(records, 'record')} waiting for the next ingest{torn}"
+    return FileHealth(OK, waiting, records)
+
+
+def _journal_notes(home: Path, path: Path) -> tuple[str, ...]:
+    notes = []
+    if path.is_file() and path.stat().st_size >= journal.MAX_JOURNAL_BYTES:
+        notes.append("full: capture is paused until the next ingest (run artibot-memory ingest)")
+    takes = [name for name in _names(home) if name.endswith(journal.TAKEN_SUFFIX)]
+    if takes:
+        batches = counted(len(takes), "batch", "batches")
+        notes.append(f"{batches} taken by an unfinished ingest (retried later)")
+    return tuple(notes)
+
+
+def _names(folder: Path) -> list[str]:
+    try:
+        return os.listdir(folder)
+    except OSError:
+        return []
+
+
+def check_links(home: Path) -> StoreHealth:
+    """Check that no symlink under the home (logs, backups, locks ...) leads out of it."""
+    if not home.is_dir():
+        return StoreHealth("links", home, MISSING, "no memory home yet")
+    outward = outward_links(home)
+    if not outward:
+        return StoreHealth("links", home, OK, "no symlink leads out of the memory home")
+    shown = ", ".join(str(p.relative_to(home)) for p in outward[:MAX_NAMES_SHOWN])
+    return StoreHealth(
+        "links",
+        home,
+        UNSAFE_LINK,
+        f"{counted(len(outward), 'symlink')} leading out of the memory home: {shown}",
+    )
+
+
+def outward_links(home: Path) -> list[Path]:
+    """Return the symlinks under ``home`` whose target is outside it.
+
+    The stores and the journal have checks of their own; copies moved aside
+    (``*.corrupt-*``) are never opened again, so they are left out.
+    """
+    own_checks = {home / spec.filename for spec in STORES} | {home / journal.JOURNAL_NAME}
+    found = []
+    for folder, dirs, files in os.walk(home):
+        links = [Path(folder, name) for name in [*dirs, *files] if ".corrupt-" not in name]
+        found += [
+            p for p in links if p.is_symlink() and p not in own_checks and not is_inside(p, home)
+        ]
+    return sorted(found)
+
+
+def check_modes(home: Path) -> StoreHealth:
+    """Check that the home and everything in it is readable by its owner only."""
+    if not home.is_dir():
+        return StoreHealth("permissions", home, MISSING, "no memory home yet")
+    loose = loose_paths(home)
+    if not loose:
+        return StoreHealth("permissions", home, OK, "every file and folder is owner-only")
+    shown = ", ".join(str(p.relative_to(home)) or "." for p in loose[:MAX_NAMES_SHOWN])
+    more = f" and {len(loose) - MAX_NAMES_SHOWN} more" if len(loose) > MAX_NAMES_SHOWN else ""
+    how_many = counted(len(loose), "file or folder", "files or folders")
+    problem = f"{how_many} others may read: {shown}{more}"
+    return StoreHealth("permissions", home, LOOSE_MODE, problem)
+
+
+def loose_paths(home: Path) -> list[Path]:
+    """Return the home, folders and files under it with group or other permission bits."""
+    found = [home] if _is_loose(home) else []
+    for folder, dirs, files in os.walk(home):
+        found += [Path(folder, name) for name in [*dirs, *files] if _is_loose(Path(folder, name))]
+    return found
+
+
+def _is_loose(path: Path) -> bool:
+    try:
+        mode = path.lstat().st_mode
+    except OSError:
+        return False
+    return not stat.S_ISLNK(mode) and bool(stat.S_IMODE(mode) & 0o077)
+
+
+def report_lines(checks: list[StoreHealth]) -> list[str]:
+    """One line per check, then what to do when something is wrong.
+
+    >>> report_lines([StoreHealth("x", Path("/h/x"), CORRUPT, "is not valid JSON")])[-1]
+    'run artibot-memory doctor --repair'
+    """
+    problems = [check for check in checks if not check.ok]
+    lines = [check.line() for check in checks]
+    if any(check.state != NEWER_SCHEMA for check in problems):
+        lines.append(REPAIR_HINT)
+    elif problems:
+        lines.append(UPGRADE_HINT)
+    return lines
+
+
+def repair(home: Path | None = None) -> list[str]:
+    """Mend what :func:`diagnose` finds (see the module docstring); return what was done."""
+    home = home if home is not None else memory_home()
+    actions: list[str] = []
+    for spec in STORES:
+        actions += repair_store(Store(spec, home))
+    actions += repair_journal(home)
+    actions += repair_links(home)
+    actions += repair_modes(home)
+    return actions
+
+
+def repair_store(store: Store) -> list[str]:
+    """Move an unusable store aside and restore its backup (or start it empty).
+
+    Temp files left by interrupted writes are deleted too (under the lock, so no write
+    of this store is running).
+    """
+    if check_store_file(store.path, store.home).state in USABLE and not leftover_temp_files(store):
+        return []
+    with locked(store.path):
+        actions = _delete_litter(store)
+        health = check_store_file(store.path, store.home)  # another doctor may have been first
+        if health.state in USABLE:
+            return actions
+        if health.state == NEWER_SCHEMA:
+            return [*actions, f"left {store.path.name} as it is ({health.problem}); {UPGRADE_HINT}"]
+        moved = move_aside(store.path)
+        return [
+            *actions,
+            f"moved {store.path.name} aside to {moved.name} ({health.problem})",
+            restore(store),
+        ]
+
+
+def _delete_litter(store: Store) -> list[str]:
+    litter = leftover_temp_files(store)
+    for path in litter:
+        path.unlink(missing_ok=True)
+    if not litter:
+        return []
+    files = counted(len(litter), "temp file")
+    return [f"deleted {files} left by an interrupted write of {store.path.name}"]
+
+
+def restore(store: Store) -> str:
+    """Write the store from its backup when the backup parses, else as an empty store."""
+    backup = check_store_file(store.backup_path, store.home)
+    name = store.path.name
+    if backup.state == OK:
+        write_atomically(store.path, store.backup_path.read_bytes())
+        entries = counted(backup.entries or 0, "entry", "entries")
+        return f"restored {name} from backups/{name} ({entries})"
+    write_atomically(store.path, envelope.EMPTY)
+    why = "there is no backup" if backup.state == MISSING else f"the backup is {backup.state}"
+    return f"started {name} empty ({why})"
+
+
+def repair_journal(home: Path) -> list[str]:
+    """Move a journal that is a symlink or cannot be read aside; capture starts a new one."""
+    path = home / journal.JOURNAL_NAME
+    health = _journal_file(path)
+    if health.state in USABLE:
+        return []
+    moved = move_aside(path)
+    return [
+        f"moved {path.name} aside to {moved.name} ({health.problem}); capture starts a new journal"
+    ]
+
+
+def repair_links(home: Path) -> list[str]:
+    """Move every symlink leading out of the home aside; what it points to is not touched."""
+    actions = []
+    for link in outward_links(home) if home.is_dir() else []:
+        moved = move_aside(link)
+        what = f"{link.relative_to(home)}, a symlink leading out of the memory home"
+        actions.append(f"moved {what}, aside to {moved.name}")
+    return actions
+
+
+def repair_modes(home: Path) -> list[str]:
+    """Make every file 0600 and every folder 0700; return one line if anything changed."""
+    loose = loose_paths(home) if home.is_dir() else []
+    for path in loose:
+        make_private(path)
+    if not loose:
+        return []
+    return [f"made {len(loose)} files and folders owner-only (files 0600, folders 0700)"]
+
+
+def counted(number: int, singular: str, plural: str | None = None) -> str:
+    """Say how many, in words that agree.
+
+    >>> counted(1, "entry", "entries"), counted(2, "record")
+    ('1 entry', '2 records')
+    """
+    return f"{number} {singular if number == 1 else plural or singular + 's'}"
+
+
+def format_actions(actions: list[str]) -> list[str]:
+    """Return the repair lines as printed: one per action, or one saying there was nothing to do.
+
+    >>> format_actions([])
+    ['repair: nothing to do']
+    """
+    return [f"repair: {action}" for action in actions] or ["repair: nothing to do"]

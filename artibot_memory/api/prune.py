@@ -1,0 +1,94 @@
+"""Pruning (seed 003's pruneOldMemories) and its human checkpoint.
+
+Every save already drops expired entries and enforces the caps; ``prune`` does it for all
+four stores at once, and ``plan_prune`` lists what would go without touching anything, so
+the CLI can show the list and ask first (seed 003, checkpoint 3). ``extend_ttl`` keeps a
+memory the user wants to save from expiry.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from pathlib import Path
+
+from artibot_memory.core import clock
+from artibot_memory.core.errors import StoreBusyError, StoreError, UnknownMemoryError, UsageError
+from artibot_memory.store.jsonfile import Store
+from artibot_memory.store.merge import drop_expired, enforce_cap
+from artibot_memory.store.model import Memory
+from artibot_memory.store.table import STORES, specs_for_id
+
+MAX_EXTENSION_DAYS = 3_650
+
+
+@dataclass
+class PruneReport:
+    """What a prune removed (or, dry, would remove): expired and over-cap entries."""
+
+    expired: list[Memory] = field(default_factory=list)
+    over_cap: list[Memory] = field(default_factory=list)
+    skipped_busy: list[str] = field(default_factory=list)
+    unusable: list[str] = field(default_factory=list)
+
+    @property
+    def removed(self) -> list[Memory]:
+        """Everything that goes, expired first."""
+        return self.expired + self.over_cap
+
+
+def plan_prune(home: Path | None = None) -> PruneReport:
+    """Return what :func:`prune` would remove now, changing nothing."""
+    now = clock.now()
+    report = PruneReport()
+    for spec in STORES:
+        entries = Store(spec, home).load()
+        report.expired += drop_expired(entries, now)
+        report.over_cap += enforce_cap(entries, spec.cap)
+    return report
+
+
+def prune(home: Path | None = None, *, lock_timeout: float = 10.0) -> PruneReport:
+    """Remove expired and over-cap entries from every store; busy stores are skipped."""
+    now = clock.now()
+    report = PruneReport()
+    for spec in STORES:
+        store = Store(spec, home)
+        try:
+            if not _needs_pruning(store.load(), spec.cap, now):
+                continue  # the common case at session start: no lock, no rewrite
+            with store.transaction(timeout=lock_timeout) as entries:
+                report.expired += drop_expired(entries, now)
+                report.over_cap += enforce_cap(entries, spec.cap)
+        except StoreBusyError:
+            report.skipped_busy.append(spec.filename)
+        except StoreError as exc:
+            report.unusable.append(str(exc))  # the others are still pruned
+    return report
+
+
+def _needs_pruning(entries: list[Memory], cap: int, now: datetime) -> bool:
+    return len(entries) > cap or any(entry.is_expired(now) for entry in entries)
+
+
+def extend_ttl(memory_id: str, days: float, home: Path | None = None) -> Memory:
+    """Push a memory's expiry ``days`` further (from now if it has already passed)."""
+    if not 0 < days <= MAX_EXTENSION_DAYS:
+        msg = f"--extend-ttl takes a number of days from 1 to {MAX_EXTENSION_DAYS}"
+        raise UsageError(msg)
+    now = clock.now()
+    for spec in specs_for_id(memory_id):
+        with Store(spec, home).transaction() as entries:
+            for entry in entries:
+                if entry.id == memory_id:
+                    return _extend(entry, days, now)
+    raise UnknownMemoryError(f"id {memory_id!r}")
+
+
+def _extend(entry: Memory, days: float, now: datetime) -> Memory:
+    if entry.expires_at is None:
+        msg = f"{entry.id} is permanent ({entry.type.value}s do not expire)"
+        raise UsageError(msg)
+    start = max(entry.expires_at, now)
+    entry.expires_at = start + timedelta(days=days)
+    return entry

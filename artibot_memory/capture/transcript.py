@@ -1,0 +1,782 @@
+"""Read a Claude Code session transcript (JSON Lines) into a small :class:`SessionDigest`.
+
+The SessionEnd hook turns the digest into a session-summary memory inside Claude Code's 1.5 s
+budget, so this module is fast (a 3 MB transcript digests in tens of milliseconds), bounded
+(at most 50 MB read, lines over 4 MB skipped, every text trimmed, every list capped) and never
+raises on bad input: a missing, unreadable or non-regular path gives ``readable=False``.
+
+>>> digest = read_transcript("/no/such/session.jsonl")
+>>> digest.readable, digest.prompts, digest.is_empty
+(False, (), True)
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import stat
+from bisect import bisect_right
+from collections import Counter
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from itertools import pairwise
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from artibot_memory.core.clock import parse_time
+from artibot_memory.text import trim
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+    from io import BufferedReader
+
+try:  # orjson parses about three times faster; the bare-python3 fast path may lack it
+    from orjson import loads as _loads
+except ImportError:  # pragma: no cover - depends on the environment
+    from json import loads as _loads  # type: ignore[assignment]
+
+__all__ = ["FailedCommand", "SessionDigest", "TestRun", "clip", "read_transcript"]
+
+MAX_BYTES = 50 * 1024 * 1024
+MAX_LINE_BYTES = 4 * 1024 * 1024
+TEXT_LIMIT = 200  # characters kept of any one text (prompt, command, error line, path)
+MAX_ITEMS = 500  # entries kept per list or counter, so a runaway session stays small
+MAX_ERRORS = 200  # failed commands kept (the error store itself caps at 200)
+IDLE_GAP_SECONDS = 300.0  # gaps between rows longer than this are not "active" time
+_FILE_TOOLS = frozenset({"Write", "Edit", "MultiEdit", "NotebookEdit"})
+# row key, digest field, keep the first value (else the last: the branch may change mid-session)
+_ENVELOPE = (
+    ("sessionId", "session_id", True),
+    ("cwd", "cwd", True),
+    ("gitBranch", "git_branch", False),
+    ("version", "version", False),
+)
+_DENIALS = (
+    "doesn't want to proceed",
+    "requires approval",
+    "has been denied",
+    "doesn't want to take this action",
+    "[Request interrupted by user",
+)
+_TAG_RE = re.compile(r"<([a-z]+(?:-[a-z]+)+)>")
+_COMMAND_RE = re.compile(r"<command-name>\s*/?([^<\s]+)\s*</command-name>")
+_EXIT_RE = re.compile(r"(?:Error: )?Exit code (-?\d+)")
+_BACKGROUND_RE = re.compile(r"running in background with ID: (\w+)")
+_NOTIFY_RE = re.compile(r"<task-id>(\w+)</task-id>.*?exit code (-?\d+)", re.DOTALL)
+_TASK_EXIT_RE = re.compile(r"<exit_code>(-?\d+)</exit_code>")
+_FAILED_RE = re.compile(
+    r"\b[1-9]\d* (?:failed|failures?|errors?|failing)\b"
+    r"|^FAIL(?:ED)?\b|--- FAIL|test result: FAILED",
+    re.MULTILINE,
+)
+_PASSED_RE = re.compile(
+    r"\b\d+ (?:passed|passing)\b|\b0 (?:failed|failures)\b|test result: ok|^ok\s|^PASS\b|^OK\b",
+    re.MULTILINE,
+)
+_SUMMARY_RE = re.compile(
+    r"\d+ (?:passed|failed|failures?|tests?|examples?|errors?|passing|failing)\b"
+    r"|test result:|^(?:ok|FAIL|PASS|OK)\b",
+)
+
+
+@dataclass(frozen=True)
+class FailedCommand:
+    """A Bash call whose tool result was an error, and whether a later call succeeded.
+
+    >>> FailedCommand("git push", "fatal: no upstream", fixed=True, fixed_by="git push -u origin x")
+    ... # doctest: +ELLIPSIS
+    FailedCommand(command='git push', error_first_line='fatal: no upstream', fixed=True, ...)
+    """
+
+    command: str
+    error_first_line: str
+    fixed: bool = False
+    exit_code: int | None = None
+    fixed_by: str = ""  # the later command that succeeded
+    fix_commands: tuple[str, ...] = ()  # commands run in between (what probably fixed it)
+    fix_files: tuple[str, ...] = ()  # files changed in between
+
+
+@dataclass(frozen=True)
+class TestRun:
+    """A Bash call that ran tests; ``passed`` is None when the outcome cannot be told.
+
+    >>> TestRun("pytest -q", passed=True, summary="3 passed in 0.1s").passed
+    True
+    """
+
+    __test__ = False  # a class named Test* must not be collected by pytest
+
+    command: str
+    passed: bool | None
+    summary: str = ""
+
+
+@dataclass(frozen=True)
+class SessionDigest:
+    """What one session did, trimmed to what a session summary needs.
+
+    >>> SessionDigest().is_empty
+    True
+    """
+
+    path: str = ""
+    readable: bool = False
+    session_id: str = ""
+    cwd: str = ""
+    git_branch: str = ""
+    version: str = ""  # the Claude Code version that wrote the transcript
+    started_at: datetime | None = None
+    ended_at: datetime | None = None
+    duration_seconds: float = 0.0
+    active_seconds: float = 0.0  # the same span without idle gaps over five minutes
+    prompts: tuple[str, ...] = ()
+    slash_commands: Counter[str] = field(default_factory=Counter)
+    files_created: tuple[str, ...] = ()
+    files_edited: tuple[str, ...] = ()
+    commands: Counter[str] = field(default_factory=Counter)
+    errors: tuple[FailedCommand, ...] = ()
+    tests: tuple[TestRun, ...] = ()
+    tool_counts: Counter[str] = field(default_factory=Counter)
+    denied: int = 0  # tool calls the user or a permission rule refused: not errors
+    subagent_count: int = 0
+    compactions: int = 0
+    models: tuple[str, ...] = ()
+    lines: int = 0
+    skipped_lines: int = 0  # not JSON, not an object, over the line cap, or malformed
+    truncated: bool = False  # the file was larger than the byte cap; only its start was read
+
+    @property
+    def is_empty(self) -> bool:
+        """True when the transcript held no prompt and no tool call."""
+        return not self.prompts and not self.tool_counts and not self.slash_commands
+
+
+def read_transcript(
+    path: str | os.PathLike[str] | None,
+    *,
+    max_bytes: int = MAX_BYTES,
+    max_line_bytes: int = MAX_LINE_BYTES,
+) -> SessionDigest:
+    """Digest the transcript at ``path``; never raises for a bad path or bad content.
+
+    >>> read_transcript(None).readable
+    False
+    """
+    if not path:
+        return SessionDigest()
+    where = Path(path)
+    parser = _Parser()
+    try:
+        if not stat.S_ISREG(where.stat().st_mode):  # a FIFO would block the hook forever
+            return SessionDigest(path=str(where))
+        with where.open("rb") as handle:
+            lines = _Lines(handle, max_bytes, max_line_bytes)
+            for line in lines:
+                parser.feed_line(line)
+    except (OSError, ValueError):  # ValueError: a NUL byte in the path
+        return SessionDigest(path=str(where))
+    parser.skipped += lines.skipped
+    parser.count_subagent_files(where)
+    return parser.digest(str(where), truncated=lines.truncated)
+
+
+class _Lines:
+    """Iterates the complete lines of a binary file within the byte cap, skipping long ones."""
+
+    def __init__(self, handle: BufferedReader, max_bytes: int, max_line: int) -> None:
+        self.handle, self.remaining, self.max_line = handle, max_bytes, max_line
+        self.truncated = False
+        self.skipped = 0
+
+    def __iter__(self) -> Iterator[bytes]:
+        while self.remaining > 0:
+            line = self.handle.readline(min(self.max_line + 1, self.remaining))
+            if not line:
+                return
+            self.remaining -= len(line)
+            if line.endswith(b"\n"):
+                yield line
+            elif len(line) > self.max_line:
+                self._skip_rest()
+            elif self.remaining > 0 or not self.handle.peek(1)[:1]:
+                yield line  # the last line, written without a newline
+        # past the cap: the partial line (if any) was dropped above, and more data remains
+        self.truncated = bool(self.handle.peek(1)[:1]) if self.remaining <= 0 else False
+
+    def _skip_rest(self) -> None:
+        self.skipped += 1
+        while self.remaining > 0:
+            chunk = self.handle.readline(min(1 << 20, self.remaining))
+            self.remaining -= len(chunk)
+            if not chunk or chunk.endswith(b"\n"):
+                return
+
+
+@dataclass
+class _Use:
+    """A tool call waiting for its result."""
+
+    name: str
+    command: str = ""
+    keys: tuple[tuple[str, str | None], ...] = ()
+    test: bool = False
+    piped: bool = False
+    path: str = ""
+    task_id: str = ""
+
+
+@dataclass
+class _Run:
+    """One finished Bash call; ``ok`` is None when success cannot be told (background)."""
+
+    command: str
+    ok: bool | None
+    key: tuple[str, str | None] | None
+    keys: tuple[tuple[str, str | None], ...]
+    position: int  # index in the timeline
+    test: bool = False
+    error: str = ""
+    exit_code: int | None = None
+
+
+class _Parser:
+    """Accumulates rows; each handler reads one row kind and tolerates any shape."""
+
+    def __init__(self) -> None:
+        self.lines = self.skipped = self.denied = self.compactions = 0
+        self.meta: dict[str, str] = {}
+        self.stamps: list[float] = []
+        self.prompts: list[str] = []
+        self.slash: Counter[str] = Counter()
+        self.last_slash: tuple[str, str] | None = None
+        self.commands: Counter[str] = Counter()
+        self.tools: Counter[str] = Counter()
+        self.models: dict[str, None] = {}
+        self.seen_ids: set[str] = set()
+        self.pending: dict[str, _Use] = {}
+        self.read_paths: set[str] = set()
+        self.file_kind: dict[str, str] = {}
+        self.runs: list[_Run] = []
+        self.timeline: list[tuple[str, str]] = []  # ("cmd" | "file", text) in result order
+        self.tests: list[list[Any]] = []  # [command, passed, summary], mutable until the end
+        self.background: dict[str, int] = {}  # background task id -> index in tests
+        self.agents: set[str] = set()
+
+    def feed_line(self, line: bytes) -> None:
+        if not line.strip():
+            return
+        self.lines += 1
+        row = _decode(line)
+        if row is None or not self._feed_safely(row):
+            self.skipped += 1
+
+    def _feed_safely(self, row: dict[str, Any]) -> bool:
+        try:
+            self.feed(row)
+        except (TypeError, AttributeError, KeyError, IndexError, ValueError):
+            return False  # the handlers check every shape (fuzzed); this net keeps hooks alive
+        return True
+
+    def feed(self, row: dict[str, Any]) -> None:
+        self._envelope(row)
+        if row.get("isSidechain") is True:  # a subagent's row: not the user's conversation
+            self.agents.add(_text(row.get("agentId"), 100) or "sidechain")
+            return
+        kind = row.get("type")
+        handler = {
+            "user": self._user,
+            "assistant": self._assistant,
+            "system": self._system,
+            "progress": self._progress,
+        }.get(kind if isinstance(kind, str) else "")
+        if handler is not None:
+            handler(row)
+
+    def _envelope(self, row: dict[str, Any]) -> None:
+        stamp = _epoch(row.get("timestamp"))
+        if stamp is not None:
+            self.stamps.append(stamp)
+        for key, name, keep_first in _ENVELOPE:
+            value = row.get(key)
+            if isinstance(value, str) and value and not (keep_first and name in self.meta):
+                self.meta[name] = clip(value, 1000)
+
+    def _system(self, row: dict[str, Any]) -> None:
+        if row.get("subtype") == "compact_boundary":
+            self.compactions += 1
+        elif row.get("subtype") == "local_command" and isinstance(row.get("content"), str):
+            self._slash(row["content"], "system")
+
+    def _progress(self, row: dict[str, Any]) -> None:
+        data = _dict(row.get("data"))
+        if data.get("type") == "agent_progress" and isinstance(data.get("agentId"), str):
+            self.agents.add(data["agentId"][:100])
+
+    def _user(self, row: dict[str, Any]) -> None:
+        content = _dict(row.get("message")).get("content")
+        if isinstance(content, str):
+            self._user_text(row, content)
+            return
+        blocks = [b for b in content if isinstance(b, dict)] if isinstance(content, list) else []
+        results = [b for b in blocks if b.get("type") == "tool_result"]
+        extra = _dict(row.get("toolUseResult")) if len(results) == 1 else {}
+        for block in results:
+            self._result(block, extra)
+        texts = [
+            b["text"] for b in blocks if b.get("type") == "text" and isinstance(b.get("text"), str)
+        ]
+        if texts and not results:
+            self._user_text(row, texts[0])
+
+    def _user_text(self, row: dict[str, Any], text: str) -> None:
+        if row.get("isMeta") or row.get("isCompactSummary") or row.get("isVisibleInTranscriptOnly"):
+            return
+        head = text.lstrip()
+        tag = _TAG_RE.match(head)
+        if tag and f"</{tag[1]}>" in head:  # a block Claude Code injected, not typed text
+            self._injected(tag[1], head)
+        elif head and not head.startswith(
+            ("[Request interrupted", "This session is being continued")
+        ):
+            _append(self.prompts, _first_line(head))
+            self.last_slash = None
+
+    def _injected(self, tag: str, text: str) -> None:
+        if tag.startswith("command-"):
+            self._slash(text, "user")
+        elif tag == "task-notification":
+            found = _NOTIFY_RE.search(text)
+            if found and self._open_background(found[1]) is not None:
+                code = int(found[2])
+                self._settle(found[1], (code == 0, f"exit code {code}"))
+        elif tag == "bash-input":  # a command the user ran with `!` in the prompt box
+            inner = text[len("<bash-input>") : text.find("</bash-input>")]
+            _count(self.commands, _first_line(inner))
+
+    def _slash(self, text: str, source: str) -> None:
+        found = _COMMAND_RE.search(text)
+        if not found:
+            return
+        name = "/" + found[1][:TEXT_LIMIT]
+        if source == "system" and self.last_slash == (name, "user"):
+            self.last_slash = None  # 2.1.3x logs one invocation as a user row then a system row
+            return
+        _count(self.slash, name)
+        self.last_slash = (name, source)
+
+    def _assistant(self, row: dict[str, Any]) -> None:
+        message = _dict(row.get("message"))
+        model = message.get("model")
+        if isinstance(model, str) and model and not model.startswith("<"):  # "<synthetic>"
+            self.models.setdefault(model[:100])
+        content = message.get("content")
+        for block in content if isinstance(content, list) else ():
+            if isinstance(block, dict) and block.get("type") == "tool_use":
+                self._tool_use(block)
+
+    def _tool_use(self, block: dict[str, Any]) -> None:
+        tool_id, name = block.get("id"), block.get("name")
+        if not isinstance(name, str) or not isinstance(tool_id, str) or tool_id in self.seen_ids:
+            return  # assistant rows may repeat a block; count each call once
+        self.seen_ids.add(tool_id)
+        _count(self.tools, name[:100])
+        given = _dict(block.get("input"))
+        use = _Use(name)
+        if name == "Bash":
+            self._bash_use(use, _text(given.get("command"), 100_000))
+        elif name in _FILE_TOOLS:
+            use.path = _text(given.get("file_path") or given.get("notebook_path"), 1000)
+        elif name == "Read":
+            self.read_paths.add(_text(given.get("file_path"), 1000))
+        elif name == "TaskOutput":
+            use.task_id = _text(given.get("task_id"), 100)
+        self.pending[tool_id] = use
+
+    def _bash_use(self, use: _Use, command: str) -> None:
+        use.command = _first_line(command.replace("\\\n", " "))
+        _count(self.commands, use.command)
+        use.keys = _command_keys(use.command)
+        use.test = any(_is_test(key) for key in use.keys)
+        use.piped = bool(re.search(r"(?<!\|)\|(?!\|)", use.command))
+
+    def _result(self, block: dict[str, Any], extra: dict[str, Any]) -> None:
+        use = self.pending.pop(_text(block.get("tool_use_id"), 200), None)
+        if use is None:
+            return
+        failed = block.get("is_error") is True
+        text = _block_text(block.get("content"))
+        if failed and any(marker in text[:400] for marker in _DENIALS):
+            self.denied += 1
+            _uncount(self.commands, use.command)  # refused, so never run
+        elif use.name == "Bash":
+            self._bash_result(use, text, extra, failed=failed)
+        elif use.path and not failed:
+            self._changed(use, _text(extra.get("type"), 20))
+        elif use.task_id and self._open_background(use.task_id) is not None:
+            self._task_output(use.task_id, text)
+        if isinstance(extra.get("agentId"), str):
+            self.agents.add(extra["agentId"][:100])
+
+    def _bash_result(self, use: _Use, text: str, extra: dict[str, Any], *, failed: bool) -> None:
+        found = _BACKGROUND_RE.search(text[:300])
+        task = _text(extra.get("backgroundTaskId"), 100) or (found[1] if found else "")
+        ok: bool | None = not failed
+        if use.test:
+            passed, summary = (
+                (None, "running in background")
+                if task
+                else _outcome(text, failed=failed, piped=use.piped)
+            )
+            if task:
+                self.background[task] = len(self.tests)
+            _append(self.tests, [use.command, passed, summary])
+            ok = passed if not failed else False
+        run = _Run(
+            use.command,
+            ok,
+            use.keys[-1] if use.keys else None,
+            use.keys,
+            len(self.timeline),
+            use.test,
+        )
+        if failed:
+            run.exit_code, run.error = _error_head(text)
+        self.runs.append(run)
+        self.timeline.append(("cmd", use.command))
+
+    def _task_output(self, task_id: str, text: str) -> None:
+        code = _TASK_EXIT_RE.search(text)
+        if code is not None:
+            passed, summary = _outcome(text, failed=int(code[1]) != 0, piped=False)
+            self._settle(task_id, (passed, summary))
+
+    def _open_background(self, task_id: str) -> int | None:
+        index = self.background.get(task_id)
+        return index if index is not None and self.tests[index][1] is None else None
+
+    def _settle(self, task_id: str, outcome: tuple[bool | None, str]) -> None:
+        self.tests[self.background[task_id]][1:] = list(outcome)
+
+    def _changed(self, use: _Use, result_type: str) -> None:
+        if use.path not in self.file_kind and len(self.file_kind) < MAX_ITEMS:
+            seen = use.path in self.read_paths
+            self.file_kind[use.path] = _file_kind(use.name, result_type, seen=seen)
+        self.read_paths.add(use.path)
+        self.timeline.append(("file", use.path))
+
+    def count_subagent_files(self, transcript: Path) -> None:
+        """Add subagents from ``<session>/subagents/agent-<id>.jsonl``; lists names, reads none."""
+        try:
+            with os.scandir(transcript.with_suffix("") / "subagents") as entries:
+                for _, entry in zip(range(10_000), entries, strict=False):
+                    name = entry.name
+                    # agent-acompact-* is Claude Code's own compaction run, not a subagent
+                    if (
+                        name.startswith("agent-")
+                        and name.endswith(".jsonl")
+                        and "acompact" not in name
+                    ):
+                        self.agents.add(name[len("agent-") : -len(".jsonl")])
+        except OSError:
+            return
+
+    def digest(self, path: str, *, truncated: bool) -> SessionDigest:
+        for use in self.pending.values():  # the session ended before these results arrived
+            if use.path:
+                self._changed(use, "")
+        started, ended, active = _span(self.stamps)
+        return SessionDigest(
+            path=path,
+            readable=True,
+            **self.meta,
+            started_at=started,
+            ended_at=ended,
+            duration_seconds=(ended - started).total_seconds() if started and ended else 0.0,
+            active_seconds=active,
+            prompts=tuple(self.prompts),
+            slash_commands=self.slash,
+            files_created=tuple(p for p, k in self.file_kind.items() if k == "created"),
+            files_edited=tuple(p for p, k in self.file_kind.items() if k == "edited"),
+            commands=self.commands,
+            errors=_pair_fixes(self.runs, self.timeline),
+            tests=tuple(TestRun(*test) for test in self.tests),
+            tool_counts=self.tools,
+            denied=self.denied,
+            subagent_count=len(self.agents),
+            compactions=self.compactions,
+            models=tuple(self.models),
+            lines=self.lines,
+            skipped_lines=self.skipped,
+            truncated=truncated,
+        )
+
+
+def _pair_fixes(runs: list[_Run], timeline: list[tuple[str, str]]) -> tuple[FailedCommand, ...]:
+    """Mark each failed run fixed when the same command, or program and target, later succeeds."""
+    index = _SuccessIndex(runs)
+    errors: list[FailedCommand] = []
+    for at, run in enumerate(runs):
+        if run.ok is False and run.error and len(errors) < MAX_ERRORS:
+            fix = index.first_fix(run, at)
+            errors.append(_failed(run, runs[fix] if fix is not None else None, timeline))
+    return tuple(errors)
+
+
+class _SuccessIndex:
+    """Positions of the successful runs, by command, by (program, target) and by program."""
+
+    def __init__(self, runs: list[_Run]) -> None:
+        self.maps: tuple[dict[Any, list[int]], ...] = ({}, {}, {})
+        for at, run in enumerate(runs):
+            if run.ok:
+                self.maps[0].setdefault(run.command, []).append(at)
+                for key in run.keys:
+                    self.maps[1].setdefault(key, []).append(at)
+                    self.maps[2].setdefault(key[0], []).append(at)
+
+    def first_fix(self, run: _Run, after: int) -> int | None:
+        wanted: list[tuple[int, Any]] = [(0, run.command)]
+        if run.key is not None:
+            wanted.append((1, run.key))
+            if run.key[1] is None and not run.test:  # `git push` fixed by `git push -u origin x`
+                wanted.append((2, run.key[0]))
+        found = [self._first(self.maps[m].get(k, []), after) for m, k in wanted]
+        hits = [at for at in found if at is not None]
+        return min(hits) if hits else None
+
+    @staticmethod
+    def _first(positions: list[int], after: int) -> int | None:
+        at = bisect_right(positions, after)
+        return positions[at] if at < len(positions) else None
+
+
+def _failed(run: _Run, fix: _Run | None, timeline: list[tuple[str, str]]) -> FailedCommand:
+    if fix is None:
+        return FailedCommand(run.command, run.error, exit_code=run.exit_code)
+    between = timeline[run.position + 1 : fix.position]
+    commands = {t: None for k, t in between if k == "cmd" and t not in (run.command, fix.command)}
+    files = {t: None for k, t in between if k == "file"}
+    return FailedCommand(
+        run.command,
+        run.error,
+        fixed=True,
+        exit_code=run.exit_code,
+        fixed_by=fix.command,
+        fix_commands=tuple(commands)[:5],
+        fix_files=tuple(files)[:5],
+    )
+
+
+def _outcome(text: str, *, failed: bool, piped: bool) -> tuple[bool | None, str]:
+    """Tell a test run's outcome from its output, then its exit status.
+
+    >>> _outcome("===== 2 failed, 5 passed in 0.3s =====", failed=False, piped=True)
+    (False, '2 failed, 5 passed in 0.3s')
+    """
+    tail = text[-20_000:]  # runners print their summary last
+    summary = next(
+        (
+            clip(line.strip(" =-*\t"))
+            for line in reversed(tail.splitlines()[-60:])
+            if _SUMMARY_RE.search(line)
+        ),
+        "",
+    )
+    if failed or _FAILED_RE.search(tail):
+        return False, summary
+    if _PASSED_RE.search(tail):
+        return True, summary
+    return (None if piped else True), summary  # `| tail` hides the runner's exit status
+
+
+def _error_head(text: str) -> tuple[int | None, str]:
+    r"""Split "Exit code N" from the first line that says what went wrong.
+
+    >>> _error_head("Exit code 128\nfatal: no upstream branch")
+    (128, 'fatal: no upstream branch')
+    """
+    found = _EXIT_RE.match(text)
+    code = int(found[1]) if found else None
+    rest = (text[found.end() :] if found else text)[:10_000].replace("\\n", "\n")  # hook output
+    return code, _first_line(rest) or (f"exit code {code}" if found else "error")
+
+
+def _file_kind(tool: str, result_type: str, *, seen: bool) -> str:
+    """Write creates unless the file was read or edited first; the result type decides if given."""
+    if tool != "Write":
+        return "edited"
+    if result_type in ("create", "update"):
+        return "created" if result_type == "create" else "edited"
+    return "edited" if seen else "created"
+
+
+def _span(stamps: list[float]) -> tuple[datetime | None, datetime | None, float]:
+    if not stamps:
+        return None, None, 0.0
+    stamps.sort()
+    gaps = (b - a for a, b in pairwise(stamps))
+    active = sum(gap for gap in gaps if gap <= IDLE_GAP_SECONDS)
+    return (
+        datetime.fromtimestamp(stamps[0], timezone.utc),
+        datetime.fromtimestamp(stamps[-1], timezone.utc),
+        active,
+    )
+
+
+def _epoch(value: object) -> float | None:
+    moment = parse_time(value)
+    return None if moment is None else moment.timestamp()
+
+
+def _decode(line: bytes) -> dict[str, Any] | None:
+    """Decode the JSON object on one line; None for anything else (``[1]``, ``42``, ``{bad``)."""
+    try:
+        row = _loads(line)
+    except (ValueError, RecursionError):  # orjson and json both raise ValueError subclasses
+        return None
+    return row if isinstance(row, dict) else None
+
+
+def _block_text(content: object) -> str:
+    """Text of a tool_result's content: a string, or a list of {type: text} blocks."""
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        return "\n".join(
+            b["text"] for b in content if isinstance(b, dict) and isinstance(b.get("text"), str)
+        )
+    return ""
+
+
+def _first_line(text: str) -> str:
+    r"""Return the first non-blank line, trimmed.
+
+    >>> _first_line("\n  run the tests  \nthanks")
+    'run the tests'
+    """
+    for line in text.splitlines():
+        if line.strip():
+            return clip(line.strip())
+    return ""
+
+
+def clip(text: str, limit: int = TEXT_LIMIT) -> str:
+    """Trim to ``limit`` characters at a word boundary, so a secret is kept whole or dropped.
+
+    >>> clip("alpha beta gamma", 12)
+    'alpha beta…'
+    """
+    return trim.clip(text, limit)
+
+
+def _text(value: object, limit: int = TEXT_LIMIT) -> str:
+    return value[:limit] if isinstance(value, str) else ""
+
+
+def _dict(value: object) -> dict[str, Any]:
+    return value if isinstance(value, dict) else {}
+
+
+def _append(items: list[Any], item: Any) -> None:
+    if item and len(items) < MAX_ITEMS:
+        items.append(item)
+
+
+def _count(counter: Counter[str], key: str) -> None:
+    if key and (key in counter or len(counter) < MAX_ITEMS):
+        counter[key] += 1
+
+
+def _uncount(counter: Counter[str], key: str) -> None:
+    if counter.get(key, 0) > 1:
+        counter[key] -= 1
+    else:
+        counter.pop(key, None)
+
+
+def _names(text: str) -> frozenset[str]:
+    """Read a comma-separated list of names, kept dense so the lists stay readable."""
+    return frozenset(name.strip() for name in text.split(","))
+
+
+_SUBCOMMAND_TOOLS = _names(
+    "git,npm,pnpm,yarn,bun,cargo,go,mix,make,rake,docker,kubectl,pip,pip3,uv,poetry,gh,dotnet,"
+    "deno,gradle,gradlew,mvn,bd,helm,terraform,brew,apt,apt-get,bundle,rails",
+)
+_WRAPPERS = _names("sudo,time,env,nice,nohup,exec,command,npx,bunx")
+_WRAPPER_PAIRS = frozenset(
+    tuple(pair.split())
+    for pair in _names("uv run,poetry run,pipenv run,bundle exec,pnpm exec,hatch run,pdm run")
+)
+# bookkeeping around the command that matters, never the key of a statement
+_NOT_KEYS = _names("cd,pushd,popd,export,source,.,set,echo,printf,true,sleep")
+_TEST_PROGRAMS = _names(
+    "pytest,py.test,jest,vitest,rspec,phpunit,ctest,tox,nox,mocha,unittest,go test,cargo test,"
+    "cargo nextest,mix test,npm test,pnpm test,yarn test,bun test,deno test,dotnet test,make test,"
+    "make check,rake test,rails test,gradle test,gradlew test,mvn test",
+)
+_ENV_RE = re.compile(r"[A-Za-z_]\w*=")
+_TARGET_RE = re.compile(r"[\w./@:~+][\w./@:~+=,%-]*")
+_REDIRECT_RE = re.compile(r"(?:\d*|&)[<>]")
+
+
+def _command_keys(line: str) -> tuple[tuple[str, str | None], ...]:
+    """(program, target) of each statement of a one-line command; a pipe keeps its head.
+
+    >>> _command_keys("cd app && git push --set-upstream origin main 2>&1 | tail -3")
+    (('git push', 'origin'),)
+    """
+    keys = []
+    for statement in re.split(r"&&|\|\||;", line)[:20]:
+        key = _key(_words(statement.split("|")[0]))
+        if key is not None and key[0] not in _NOT_KEYS:
+            keys.append(key)
+    return tuple(keys)
+
+
+def _words(text: str) -> list[str]:
+    """Split one simple command into words, dropping redirections (``2>&1``, ``> out.txt``)."""
+    words: list[str] = []
+    skip = False
+    for word in text.strip(" \t({").split():
+        if not skip and _REDIRECT_RE.match(word):
+            skip = word.rstrip("<>") in ("", "1", "2", "&")  # a bare operator: its file is next
+        elif not skip:
+            words.append(word)
+        else:
+            skip = False
+    return words
+
+
+def _key(words: list[str]) -> tuple[str, str | None] | None:
+    i = 0
+    while i < len(words):
+        name = words[i].rsplit("/", 1)[-1]
+        if _ENV_RE.match(name) or name in _WRAPPERS:
+            i += 1
+        elif tuple(words[i : i + 2]) in _WRAPPER_PAIRS or (
+            name.startswith("python") and words[i + 1 : i + 2] == ["-m"]
+        ):
+            i += 2
+        else:
+            break
+    if i >= len(words):
+        return None
+    program, rest = words[i].rsplit("/", 1)[-1], words[i + 1 :]
+    if program in _SUBCOMMAND_TOOLS and rest and not rest[0].startswith("-"):
+        program, rest = f"{program} {rest[0]}", rest[1:]
+    target = next((w for w in rest if not w.startswith("-") and _TARGET_RE.fullmatch(w)), None)
+    return program[:100], target[:TEXT_LIMIT] if target else None
+
+
+def _is_test(key: tuple[str, str | None]) -> bool:
+    """Tell whether a (program, target) key runs tests.
+
+    >>> _is_test(("npm run", "test:unit")), _is_test(("pip install", "pytest"))
+    (True, False)
+    """
+    program, target = key
+    return program in _TEST_PROGRAMS or (
+        program.endswith(" run") and (target or "").startswith("test")
+    )

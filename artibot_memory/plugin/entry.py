@@ -1,0 +1,209 @@
+"""The entry point of ``bin/artibot-memory``: hooks and the command line (standard library only).
+
+``artibot-memory hook EVENT`` is what Claude Code runs. Whatever happens, it reads its
+stdin (at most 1 MiB is kept), exits 0, prints nothing or exactly one JSON object on
+stdout, and writes nothing to stderr; its own failures go, redacted, to
+``<memory home>/logs/hooks.log`` (:mod:`artibot_memory.capture.hooklog`).
+
+- Every hook runs as ``python3 -S`` (hooks/hooks.json): skipping ``site`` saves its
+  start-up (every ``.pth`` file) on each call, and what the standard library can do
+  is done first (:func:`artibot_memory.plugin.fast.route`): PostToolUse and
+  PostToolUseFailure always, SessionStart from its context cache, prompts that hold
+  nothing to save, SessionEnd (journaled, then a detached worker).
+- The rest goes to :func:`artibot_memory.lifecycle.handle`, which needs the
+  runtime dependencies: ``site`` is turned back on first. Without them the hook reruns
+  under the plugin venv when it is ready (:mod:`artibot_memory.plugin.bootstrap`), else it
+  journals what the event carried (``"deferred": true``) and, on SessionStart, starts
+  the one-time background install.
+
+Any other argv is the command line (:func:`artibot_memory.cli.app.main`), run under the
+plugin venv when this interpreter lacks the dependencies. This is the one entry of the
+product: ``bin/artibot-memory``, the ``artibot-memory`` console script and
+``python -m artibot_memory`` all start here.
+
+>>> parse_payload(b'not json'), parse_payload(b'{"a": 1}')
+({}, {'a': 1})
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import sys
+
+# Paths are str and os.path, and typing is for checkers only: importing pathlib or typing
+# costs milliseconds, paid on every tool call.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+    from pathlib import Path
+    from typing import Any, TextIO
+
+MAX_STDIN_BYTES = 1024 * 1024
+MAX_DISCARD_CHUNKS = 4096  # 256 MiB of 64 KiB chunks: drained so the writer never blocks
+# Seconds a relayed hook may take: under Claude Code's timeouts in hooks/hooks.json.
+# SessionEnd never gets here: hookfast journals it and starts a detached worker.
+RELAY_TIMEOUTS = {"SessionStart": 25.0, "UserPromptSubmit": 8.0}
+DEFAULT_RELAY_TIMEOUT = 8.0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run ``hook EVENT`` or the command line; return the exit status."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    if args[:1] == ["hook"]:
+        status = run_hook(args[1] if len(args) > 1 else "", read_stdin())
+        sys.stderr = io.StringIO()  # nothing may reach Claude Code, not even at shutdown
+        return status
+    return run_cli(args)
+
+
+def read_stdin(stream: TextIO | None = None) -> bytes:
+    """Return the first MiB of stdin and drain the rest ('' for a terminal or no stdin)."""
+    stream = sys.stdin if stream is None else stream
+    try:
+        if stream is None or stream.isatty():
+            return b""
+        data = stream.buffer.read(MAX_STDIN_BYTES)
+        for _chunk in range(MAX_DISCARD_CHUNKS):
+            if not stream.buffer.read(64 * 1024):
+                break
+    except (OSError, ValueError, AttributeError):
+        return b""
+    return data or b""
+
+
+def parse_payload(raw: bytes) -> dict[str, Any]:
+    """Return the hook payload, or ``{}`` for anything that is not one JSON object."""
+    try:
+        payload = json.loads(raw)
+    except (ValueError, RecursionError):
+        return {}
+    return payload if isinstance(payload, dict) else {}
+
+
+def run_hook(event: str, raw: bytes) -> int:
+    """Handle one hook event from its raw stdin bytes; always return 0.
+
+    The event comes from the command line, never from the payload.
+    """
+    captured = io.StringIO()
+    real_stderr, sys.stderr = sys.stderr, captured
+    try:
+        _emit(_dispatch(event, parse_payload(raw), raw))
+    except BaseException as exc:  # noqa: BLE001 - a hook must never break the session
+        _log_failure(event, exc)
+    finally:
+        sys.stderr = real_stderr
+    if captured.getvalue():
+        _write_log(f"{event}: stderr: {captured.getvalue()}")
+    return 0
+
+
+def _log_failure(event: str, exc: BaseException) -> None:
+    from artibot_memory.capture.hooklog import log_failure  # noqa: PLC0415 - failures only
+
+    log_failure(event, exc)
+
+
+def _write_log(message: str) -> None:
+    from artibot_memory.capture.hooklog import write_log  # noqa: PLC0415 - failures only
+
+    write_log(message)
+
+
+def _dispatch(event: str, payload: dict[str, Any], raw: bytes) -> dict[str, Any] | None:
+    # Imported here, inside run_hook's safety net: even a broken module exits 0, silently.
+    from artibot_memory.plugin import fast  # noqa: PLC0415
+
+    done, output = fast.route(event, payload)
+    if done:
+        return output
+    _enable_site()
+    try:
+        from artibot_memory.lifecycle import handle  # noqa: PLC0415
+    except ImportError as exc:
+        return _without_full_path(event, payload, raw, exc)
+    result: dict[str, Any] | None = handle(event, payload)
+    return result
+
+
+def _enable_site() -> None:
+    """Add site-packages when started with ``python3 -S`` (as the fast hooks are)."""
+    if sys.flags.no_site:
+        import site  # noqa: PLC0415
+
+        site.main()
+
+
+def _without_full_path(
+    event: str, payload: dict[str, Any], raw: bytes, exc: ImportError
+) -> dict[str, Any] | None:
+    """Rerun under the plugin venv, or keep the event in the journal for later."""
+    from artibot_memory.plugin import (
+        bootstrap,  # noqa: PLC0415
+        fast,
+    )
+
+    if not bootstrap.is_dependency_failure(exc):
+        _log_failure(event, exc)
+        fast.defer(event, payload)
+        return None
+    python = bootstrap.ready_python()
+    if python is not None:
+        return _relay(python, event, raw)
+    fast.defer(event, payload)
+    message = bootstrap.session_start_message() if event == "SessionStart" else None
+    return {"systemMessage": message} if message else None
+
+
+def _relay(python: Path, event: str, raw: bytes) -> dict[str, Any] | None:
+    from artibot_memory.plugin import bootstrap  # noqa: PLC0415
+
+    timeout = RELAY_TIMEOUTS.get(event, DEFAULT_RELAY_TIMEOUT)
+    done = bootstrap.relay(python, event, raw, timeout)
+    if done.stderr or done.returncode:
+        _write_log(f"{event}: relay exit {done.returncode}: {done.stderr.decode(errors='replace')}")
+    output = parse_payload(done.stdout)
+    return output or None
+
+
+def _emit(output: object) -> None:
+    """Print ``output`` as one JSON object (nothing for None); never a partial line."""
+    if output is None:
+        return
+    if not isinstance(output, dict):
+        msg = f"hook returned {type(output).__name__}, not a dict"
+        raise TypeError(msg)
+    line = (json.dumps(output, ensure_ascii=False) + "\n").encode("utf-8", "replace")
+    try:
+        sys.stdout.buffer.write(line)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        # Claude Code stopped reading; keep the interpreter's final flush from failing.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+
+
+def run_cli(argv: list[str]) -> int:
+    """Run the command line, under the plugin venv when the dependencies are missing here."""
+    try:
+        from artibot_memory.cli.app import main as cli_main  # noqa: PLC0415
+    except ImportError as exc:
+        return _cli_without_dependencies(argv, exc)
+    return cli_main(argv)
+
+
+def _cli_without_dependencies(argv: list[str], exc: ImportError) -> int:
+    from artibot_memory.plugin import bootstrap  # noqa: PLC0415
+
+    if not bootstrap.is_dependency_failure(exc):
+        sys.stderr.write(f"artibot-memory: cannot load the command line: {exc}\n")
+        return 1
+    python = bootstrap.ready_python()
+    if python is None:
+        sys.stderr.write(bootstrap.missing_message(exc) + "\n")
+        return 1
+    os.environ[bootstrap.RELAYED_ENV] = "1"
+    script = str(bootstrap.ENTRY_SCRIPT)
+    os.execv(python, [str(python), script, *argv])  # noqa: S606 - our venv, our script
+    return 1  # pragma: no cover - execv does not return

@@ -1,0 +1,200 @@
+"""The per-tool-call hooks, and the journal records of every hook (standard library only).
+
+PostToolUse and PostToolUseFailure run after every Bash call and file edit, so they do
+the least that keeps the information: append one redacted line to the journal
+(:mod:`artibot_memory.capture.journal`) and return. The full path ingests the journal later.
+A failure whose error signature is already known, with a recorded fix, is answered at
+once: the fix goes back to Claude as ``additionalContext``, framed as recorded data.
+
+Journal records (every one also has ``"v": 1`` and ``"at"``):
+
+- ``PostToolUse``: ``event, session_id, cwd, tool_name, tool_use_id, duration_ms``, plus
+  for Bash ``command, description, output`` (stdout and stderr, head and tail kept),
+  ``interrupted``; for Edit/Write/MultiEdit/NotebookEdit ``file_path``.
+- ``PostToolUseFailure``: the same first fields, plus ``command, description, error``
+  (redacted), ``exit_code`` (from ``Exit code N``; null when absent), ``is_interrupt``,
+  ``signature`` (:func:`~artibot_memory.text.signature.error_signature` of the redacted error).
+- a full event journaled because the full path could not run (:func:`defer`): the
+  fields below plus ``"deferred": true``, so the ingest can do the full work later.
+
+>>> handle("Notification", {}) is None
+True
+"""
+
+from __future__ import annotations
+
+import os
+import re
+
+from artibot_memory.capture import journal
+from artibot_memory.recall import known_errors
+
+# Imported where used: a successful tool call needs neither the signatures nor the
+# framing. Paths are str and os.path, and typing is for checkers only: importing
+# pathlib or typing costs milliseconds, paid on every tool call.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+FAST_EVENTS = frozenset({"PostToolUse", "PostToolUseFailure"})
+EDIT_TOOLS = {
+    "Edit": "file_path",
+    "Write": "file_path",
+    "MultiEdit": "file_path",
+    "NotebookEdit": "notebook_path",
+}
+DEFERRED_FIELDS = {
+    "SessionStart": ("source",),
+    "UserPromptSubmit": ("prompt", "prompt_id"),
+    "SessionEnd": ("transcript_path", "reason"),
+}
+_EXIT_CODE = re.compile(r"^(?:Error: )?Exit code (\d+)")
+
+
+def route(event: str, payload: dict[str, Any]) -> tuple[bool, dict[str, Any] | None]:
+    """Handle what the standard library can; ``(False, None)`` sends it to the full path.
+
+    ``(True, output)`` means handled here (output may be None: print nothing); the full
+    path is the one with pydantic and the stores.
+
+    - PostToolUse / PostToolUseFailure: always here (:func:`handle`).
+    - SessionStart: served from the context cache when it is still exact
+      (:mod:`artibot_memory.recall.startcache`); otherwise the full path renders it.
+    - UserPromptSubmit: most prompts hold nothing to keep and end here; a slash command
+      is journaled; only a stated preference goes on to be saved by the full path.
+    - SessionEnd: journaled, and a detached worker stores the session (Claude Code
+      cancels SessionEnd hooks after 1.5 s; the worker outlives it).
+    """
+    if event in FAST_EVENTS:
+        return True, handle(event, payload)
+    if event == "SessionStart":
+        from artibot_memory.recall.startcache import serve_cached_start  # noqa: PLC0415
+
+        return serve_cached_start(payload)
+    if event == "UserPromptSubmit":
+        return _on_prompt(payload)
+    if event == "SessionEnd":
+        defer(event, payload)
+        start_worker()
+        return True, None
+    return False, None
+
+
+def _on_prompt(payload: dict[str, Any]) -> tuple[bool, dict[str, Any] | None]:
+    from artibot_memory.capture.prompts import detect_preferences, slash_command  # noqa: PLC0415
+
+    prompt = _text(payload, "prompt") or ""
+    if detect_preferences(prompt):
+        return False, None
+    if slash_command(prompt):
+        defer("UserPromptSubmit", payload)
+    return True, None
+
+
+def start_worker() -> None:
+    """Start ``artibot-memory ingest`` detached: it stores the journal, then exits."""
+    import subprocess  # noqa: PLC0415 - only SessionEnd starts a process
+    import sys  # noqa: PLC0415
+
+    # bin/artibot-memory beside this package, found with os.path: importing bootstrap
+    # (pathlib, hashlib) for its ENTRY_SCRIPT would cost this hook 14 ms.
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    entry = os.path.join(root, "bin", "artibot-memory")
+    subprocess.Popen(  # noqa: S603 - our own interpreter and script, no shell
+        [sys.executable, entry, "ingest"],
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
+
+
+def handle(event: str, payload: dict[str, Any]) -> dict[str, Any] | None:
+    """Journal one tool call; return the hook output (a known fix) or None."""
+    if event == "PostToolUse":
+        _on_success(payload)
+        return None
+    if event == "PostToolUseFailure":
+        return _on_failure(payload)
+    return None
+
+
+def defer(event: str, payload: dict[str, Any]) -> None:
+    """Journal what a full event needs, for the ingest to process when it can.
+
+    SessionEnd keeps ``transcript_path`` (the summary is made later from the transcript),
+    UserPromptSubmit keeps the prompt; events not listed here are not journaled.
+    """
+    fields = DEFERRED_FIELDS.get(event)
+    if fields is None:
+        return
+    record = {
+        "event": event,
+        "session_id": _text(payload, "session_id"),
+        "cwd": _text(payload, "cwd"),
+    }
+    record.update({name: payload.get(name) for name in fields})
+    journal.append({**record, "deferred": True})
+
+
+def _base(event: str, payload: dict[str, Any]) -> dict[str, Any]:
+    duration = payload.get("duration_ms")
+    return {
+        "event": event,
+        "session_id": _text(payload, "session_id"),
+        "cwd": _text(payload, "cwd"),
+        "tool_name": _text(payload, "tool_name"),
+        "tool_use_id": _text(payload, "tool_use_id"),
+        "duration_ms": duration if isinstance(duration, (int, float)) else None,
+    }
+
+
+def _on_success(payload: dict[str, Any]) -> None:
+    tool = payload.get("tool_name")
+    tool_input = _mapping(payload.get("tool_input"))
+    record = _base("PostToolUse", payload)
+    if tool == "Bash":
+        response = _mapping(payload.get("tool_response"))
+        output = "\n".join(t for t in (_text(response, "stdout"), _text(response, "stderr")) if t)
+        record.update(_command_fields(tool_input))
+        record.update(output=output, interrupted=bool(response.get("interrupted")))
+    elif tool in EDIT_TOOLS:
+        record["file_path"] = _text(tool_input, EDIT_TOOLS[str(tool)])
+    else:
+        return
+    journal.append(record)
+
+
+def _on_failure(payload: dict[str, Any]) -> dict[str, Any] | None:
+    from artibot_memory.text.signature import error_signature  # noqa: PLC0415 - failures only
+
+    raw_error = _text(payload, "error") or ""
+    # Exactly the text the journal keeps, so the ingest gets this signature from it again.
+    error = journal.kept_text(raw_error, "error")
+    code = _EXIT_CODE.match(raw_error)
+    record = _base("PostToolUseFailure", payload)
+    record.update(_command_fields(_mapping(payload.get("tool_input"))))
+    record.update(
+        error=error,
+        exit_code=int(code[1]) if code else None,
+        is_interrupt=bool(payload.get("is_interrupt")),
+        signature=error_signature(error),
+    )
+    journal.append(record)
+    return known_errors.recall_fix(record["signature"], record["cwd"])
+
+
+def _command_fields(tool_input: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "command": _text(tool_input, "command"),
+        "description": _text(tool_input, "description"),
+    }
+
+
+def _mapping(value: object) -> dict[str, Any]:
+    return value if isinstance(value, dict) else {}
+
+
+def _text(mapping: dict[str, Any], key: str) -> str | None:
+    value = mapping.get(key)
+    return value if isinstance(value, str) else None

@@ -1,0 +1,152 @@
+"""A ready-made SessionStart context per project, so a session starts on the stdlib alone.
+
+Rendering the context needs pydantic and every store validated: a few hundred
+milliseconds at each session start. So whenever the full path renders a project's
+context (at SessionStart, and in the SessionEnd worker after it has stored the session),
+it also writes ``cache/context-<hash>.json`` with the text, the ids shown and the
+fingerprints (inode, size, mtime) of the four store files. The next SessionStart of that
+project serves the cached text with the standard library only, if and only if:
+
+- no store file changed since (same fingerprints),
+- the journal holds nothing waiting to be stored,
+- no memory shown has expired since, and the cache is under a day old (recency drifts).
+
+Otherwise the hook takes the full path, which renders afresh and rewrites the cache.
+Showing a cached context journals an access record, exactly as a fresh one does.
+
+>>> import tempfile
+>>> home = tempfile.mkdtemp()
+>>> from datetime import datetime, timezone
+>>> now = datetime(2026, 1, 1, tzinfo=timezone.utc)
+>>> write_cache(home, "/src/shop", "the text", ["pref-1"], None, now)
+>>> read_cache(home, "/src/shop", now)
+('the text', ['pref-1'])
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import zlib
+from datetime import datetime, timedelta
+
+from artibot_memory.capture import journal
+from artibot_memory.core import clock
+from artibot_memory.core.paths import home_dir
+from artibot_memory.core.project import project_of
+from artibot_memory.store.files import fingerprint
+from artibot_memory.store.table import STORES
+
+# os.path and str, typing for checkers only, atomic imported where written: this module
+# serves SessionStart with the standard library, and every import is paid at each start.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from pathlib import Path
+    from typing import Any
+
+CACHE_VERSION = 1
+MAX_AGE = timedelta(days=1)
+
+
+def cache_path(home: str | Path, project: str | None) -> str:
+    """Return the cache file of a project (``None``: sessions outside any project).
+
+    The name only spreads projects over files; the document inside names its project,
+    so two projects that share a name never share a context.
+    """
+    tag = zlib.crc32((project or "").encode("utf-8", "surrogatepass"))
+    return os.path.join(home, "cache", f"context-{tag:08x}.json")
+
+
+def fingerprints(home: str | Path) -> dict[str, list[int] | None]:
+    """Return (inode, size, mtime) of each store file, None for a missing one."""
+    found: dict[str, list[int] | None] = {}
+    for spec in STORES:
+        seen = fingerprint(os.path.join(home, spec.filename))
+        found[spec.filename] = None if seen is None else list(seen)
+    return found
+
+
+def write_cache(  # noqa: PLR0917 - the cache's fields, each named at the one call site
+    home: str | Path,
+    project: str | None,
+    text: str,
+    ids: list[str],
+    valid_until: datetime | None,
+    now: datetime,
+) -> None:
+    """Record the context just rendered for ``project`` (after the stores were written)."""
+    document = {
+        "v": CACHE_VERSION,
+        "project": project,
+        "text": text,
+        "ids": ids,
+        "stores": fingerprints(home),
+        "written_at": now.isoformat(),
+        "valid_until": valid_until.isoformat() if valid_until else None,
+    }
+    from pathlib import Path  # noqa: PLC0415 - the full path has it loaded anyway
+
+    from artibot_memory.core.paths import ensure_private_dir  # noqa: PLC0415
+    from artibot_memory.store.files import write_atomically  # noqa: PLC0415
+
+    ensure_private_dir(os.path.join(home, "cache"))
+    write_atomically(Path(cache_path(home, project)), json.dumps(document).encode("utf-8"))
+
+
+def read_cache(
+    home: str | Path, project: str | None, now: datetime
+) -> tuple[str, list[str]] | None:
+    """Return the cached (text, ids) when still exactly what a fresh render would give."""
+    try:
+        with open(cache_path(home, project), "rb") as handle:
+            document = json.loads(handle.read())
+    except (OSError, ValueError):
+        return None
+    if not isinstance(document, dict) or not _still_valid(document, home, project, now):
+        return None
+    return str(document.get("text") or ""), [str(i) for i in document.get("ids") or []]
+
+
+def _still_valid(
+    document: dict[str, Any], home: str | Path, project: str | None, now: datetime
+) -> bool:
+    if document.get("v") != CACHE_VERSION or document.get("project") != project:
+        return False
+    if _journal_waiting(home) or document.get("stores") != fingerprints(home):
+        return False
+    written = clock.parse_time(document.get("written_at"))
+    until = clock.parse_time(document.get("valid_until"))
+    if written is None or now - written > MAX_AGE or written > now:
+        return False
+    return document.get("valid_until") is None or (until is not None and now < until)
+
+
+def _journal_waiting(home: str | Path) -> bool:
+    try:
+        return os.stat(os.path.join(home, journal.JOURNAL_NAME)).st_size > 0
+    except OSError:
+        return False
+
+
+def session_start_output(text: str) -> dict[str, Any] | None:
+    """Return the SessionStart hook's JSON for ``text``, or None when there is nothing to say."""
+    if not text:
+        return None
+    return {"hookSpecificOutput": {"hookEventName": "SessionStart", "additionalContext": text}}
+
+
+def serve_cached_start(payload: dict[str, Any]) -> tuple[bool, dict[str, Any] | None]:
+    """Serve SessionStart from the cache: ``(True, output)``, or ``(False, None)`` if stale.
+
+    On ``False`` the caller takes the full path, which renders afresh.
+    """
+    cwd = payload.get("cwd")
+    project = project_of(cwd if isinstance(cwd, str) else None)
+    cached = read_cache(home_dir(), project, clock.now())
+    if cached is None:
+        return False, None
+    text, ids = cached
+    if ids:
+        journal.append({"event": journal.ACCESS_EVENT, "ids": ids})
+    return True, session_start_output(text)

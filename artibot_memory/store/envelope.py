@@ -1,0 +1,49 @@
+"""The envelope of a store file: ``{"schema_version": N, "entries": [...]}`` (standard library only).
+
+The one place that knows the current schema version and how a store file is framed:
+:class:`~artibot_memory.store.jsonfile.Store` writes through :func:`encode`, doctor starts
+an empty store with :data:`EMPTY`, and the hook fast path, which reads the error store
+without pydantic, takes its entries with :func:`current_entries`.
+
+Schema changelog (``SCHEMA_VERSION``):
+
+- 1: first version. ``{"schema_version": 1, "entries": [Memory, ...]}``.
+
+Files without ``schema_version`` (a bare list of entries, as the JavaScript original
+wrote) are version 0 and migrated by :mod:`artibot_memory.store.migrations`.
+
+>>> encode(b"[]") == EMPTY
+True
+>>> current_entries({"schema_version": SCHEMA_VERSION, "entries": [{"id": "err-1"}]})
+[{'id': 'err-1'}]
+>>> current_entries({"schema_version": SCHEMA_VERSION + 1, "entries": [{"id": "err-1"}]})
+[]
+"""
+
+from __future__ import annotations
+
+SCHEMA_VERSION = 1
+
+TYPE_CHECKING = False  # typing costs an import on the hook's fast path
+if TYPE_CHECKING:
+    from typing import Any
+
+
+def encode(entries_json: bytes) -> bytes:
+    """Frame the JSON array of a store's entries as the store file's bytes."""
+    return b'{"schema_version":%d,"entries":%s}' % (SCHEMA_VERSION, entries_json)
+
+
+EMPTY = encode(b"[]")
+
+
+def current_entries(document: object) -> list[Any]:
+    """Return the entries of a parsed store file of the current version, else ``[]``.
+
+    For readers without pydantic: a file of another version (older, so not migrated yet,
+    or newer, so not understood) or of another shape holds nothing they may use.
+    """
+    if not isinstance(document, dict) or document.get("schema_version") != SCHEMA_VERSION:
+        return []
+    entries = document.get("entries")
+    return entries if isinstance(entries, list) else []

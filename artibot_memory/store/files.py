@@ -1,0 +1,92 @@
+"""Files of the memory home, written and set aside safely (standard library only).
+
+- :func:`write_atomically`: a reader sees the old file or the new, never half of one;
+- :func:`fingerprint`: (inode, size, mtime) of a file, how readers tell it changed;
+- :func:`move_aside`: a file that cannot be used is renamed, never deleted or overwritten.
+
+>>> import tempfile, pathlib
+>>> target = pathlib.Path(tempfile.mkdtemp()) / "x.json"
+>>> write_atomically(target, b"{}")
+>>> target.read_bytes(), fingerprint(target)[1]
+(b'{}', 2)
+>>> fingerprint(target.with_name("missing")) is None
+True
+"""
+
+from __future__ import annotations
+
+import os
+from datetime import datetime, timedelta
+
+from artibot_memory.core import clock
+from artibot_memory.core.paths import DIR_MODE, FILE_MODE
+
+# The cached SessionStart reads fingerprints here: pathlib, tempfile and typing are
+# imported only where a file is written, or for checkers.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from pathlib import Path
+
+Fingerprint = tuple[int, int, int]
+
+
+def write_atomically(path: Path, payload: bytes) -> None:
+    """Write ``payload`` to ``path`` via a fsynced temp file and ``os.replace``."""
+    import contextlib  # noqa: PLC0415 - see TYPE_CHECKING above
+    import tempfile  # noqa: PLC0415
+
+    fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(payload)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.chmod(tmp_name, FILE_MODE)
+        os.replace(tmp_name, path)
+    except BaseException:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(tmp_name)
+        raise
+    _fsync_dir(path.parent)
+
+
+def _fsync_dir(folder: Path) -> None:
+    fd = os.open(folder, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def fingerprint(path: str | os.PathLike[str]) -> Fingerprint | None:
+    """Return (inode, size, mtime in ns) of ``path``, or None when it cannot be read."""
+    try:
+        status = os.stat(path)
+    except OSError:
+        return None
+    return (status.st_ino, status.st_size, status.st_mtime_ns)
+
+
+def move_aside(path: Path, at: datetime | None = None) -> Path:
+    """Rename ``path`` to ``<name>.corrupt-<UTC time>`` and return the new path.
+
+    Never replaces an earlier copy moved aside in the same second, and makes the copy
+    owner-only. A symlink is renamed itself: what it points to is not touched.
+    """
+    moment = at or clock.now()
+    while os.path.lexists(_aside_name(path, moment)):
+        moment += timedelta(seconds=1)
+    target = _aside_name(path, moment)
+    path.replace(target)
+    if not target.is_symlink():
+        make_private(target)
+    return target
+
+
+def _aside_name(path: Path, at: datetime) -> Path:
+    return path.with_name(f"{path.name}.corrupt-{at:%Y%m%dT%H%M%SZ}")
+
+
+def make_private(path: Path) -> None:
+    """Make a file 0600, a folder 0700."""
+    os.chmod(path, DIR_MODE if path.is_dir() else FILE_MODE)

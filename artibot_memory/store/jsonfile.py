@@ -1,0 +1,141 @@
+"""One JSON store file: load, validate, migrate, lock, atomic save, backup.
+
+Rules that hold for every write (DESIGN.md, non-negotiable 2):
+
+- one ``filelock`` per store (``<file>.lock``), taken for the whole read-modify-write;
+- the new content goes to a temp file in the same folder, is fsynced, then replaces the
+  file (``os.replace``), and the folder is fsynced: a reader sees the old or the new file,
+  never half of one;
+- the previous good file is kept as ``backups/<file>`` (a hard link, so it costs nothing);
+- a file that fails to parse, has the wrong shape or a newer ``schema_version`` raises a
+  :class:`~artibot_memory.core.errors.StoreError` and is never overwritten.
+
+Readers do not take the lock: atomic replacement makes a plain read consistent.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+import orjson
+from pydantic import TypeAdapter, ValidationError
+
+from artibot_memory.core.errors import CorruptStoreError, NewerSchemaError, UnsafeStoreError
+from artibot_memory.core.paths import ensure_private_dir, is_inside, memory_home
+from artibot_memory.store import envelope
+from artibot_memory.store.files import Fingerprint, fingerprint, write_atomically
+from artibot_memory.store.lock import LOCK_TIMEOUT_SECONDS, locked
+from artibot_memory.store.migrations import migrate, schema_version_of
+from artibot_memory.store.model import Memory
+from artibot_memory.store.table import StoreSpec
+
+_ENTRIES = TypeAdapter(list[Memory])
+_READ_CACHE: dict[Path, tuple[Fingerprint, list[Memory]]] = {}
+
+
+class Store:
+    """The store of one memory type inside a memory home.
+
+    >>> from artibot_memory.store.table import spec_for
+    >>> Store(spec_for("error"), Path("/tmp/home")).path.name
+    'error-patterns.json'
+    """
+
+    def __init__(self, spec: StoreSpec, home: Path | None = None) -> None:
+        """Bind the store to ``home`` (default: the memory home, resolved now)."""
+        self.spec = spec
+        self.home = home if home is not None else memory_home()
+        self.path = self.home / spec.filename
+        self.backup_path = self.home / "backups" / spec.filename
+
+    def load(self) -> list[Memory]:
+        """Return the entries on disk, to read and not to change (none if no file yet).
+
+        Parsed files are kept per process and reused while the file's inode, size and
+        mtime are unchanged: one hook reads the same store several times, and
+        validation is most of the cost. Change entries only inside :meth:`transaction`,
+        which always reads the file afresh.
+        """
+        self._refuse_unsafe_link()
+        seen = fingerprint(self.path)
+        if seen is None:
+            return []
+        cached = _READ_CACHE.get(self.path)
+        if cached is not None and cached[0] == seen:
+            return list(cached[1])
+        entries = self._read()
+        _READ_CACHE[self.path] = (seen, entries)
+        return list(entries)
+
+    def _read(self) -> list[Memory]:
+        try:
+            data = self.path.read_bytes()
+        except FileNotFoundError:
+            return []
+        except OSError as exc:
+            raise CorruptStoreError(self.path, f"cannot be read ({exc.strerror})") from exc
+        return parse_store_bytes(self.path, data)
+
+    @contextlib.contextmanager
+    def transaction(self, timeout: float = LOCK_TIMEOUT_SECONDS) -> Iterator[list[Memory]]:
+        """Lock the store, yield its entries to change in place, then save them atomically.
+
+        Nothing is written when the body raises.
+        """
+        ensure_private_dir(self.home)
+        with locked(self.path, timeout):
+            self._refuse_unsafe_link()
+            entries = self._read()
+            yield entries
+            self._write(entries)
+
+    def _refuse_unsafe_link(self) -> None:
+        if self.path.is_symlink() and not is_inside(self.path, self.home):
+            raise UnsafeStoreError(self.path, "is a symlink leading out of the memory home")
+
+    def _write(self, entries: list[Memory]) -> None:
+        self._refuse_unsafe_link()
+        payload = envelope.encode(_ENTRIES.dump_json(entries))
+        self._keep_backup()
+        write_atomically(self.path, payload)
+
+    def _keep_backup(self) -> None:
+        if not self.path.exists():
+            return
+        if not is_inside(self.backup_path.parent, self.home):
+            return  # backups/ is a link out of the home: write nothing there
+        ensure_private_dir(self.backup_path.parent)
+        staging = self.backup_path.with_name(self.backup_path.name + f".{os.getpid()}.tmp")
+        try:
+            os.link(self.path, staging)
+        except OSError:
+            return  # a filesystem without hard links: the store write still goes ahead
+        staging.replace(self.backup_path)
+
+
+def parse_store_bytes(path: Path, data: bytes) -> list[Memory]:
+    """Parse, migrate and validate a store file's bytes; ``path`` names it in errors."""
+    if not data.strip():
+        raise CorruptStoreError(path, "is empty (0 bytes of JSON)")
+    try:
+        raw = orjson.loads(data)
+    except orjson.JSONDecodeError as exc:
+        raise CorruptStoreError(path, f"is not valid JSON ({exc})") from exc
+    version = schema_version_of(raw)
+    current = envelope.SCHEMA_VERSION
+    if version > current:
+        raise NewerSchemaError(path, f"has schema_version {version}, newer than {current}")
+    document = migrate(raw) if version >= 0 else None
+    if document is None or not isinstance(document.get("entries"), list):
+        raise CorruptStoreError(path, 'is not a store ({"schema_version": N, "entries": [...]})')
+    try:
+        return _ENTRIES.validate_python(document["entries"])
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(part) for part in first["loc"])
+        problem = f"has an invalid entry at entries.{where} ({first['msg']})"
+        raise CorruptStoreError(path, problem) from exc
+

@@ -1,0 +1,124 @@
+"""The four stores of seed 003 as data rows, with the kinds, states and scopes of a memory.
+
+=========== ======================== ========= ===== ======
+type        file                     TTL       cap   id
+=========== ======================== ========= ===== ======
+preference  user-preferences.json    permanent 1,000 pref-…
+context     project-contexts.json    90 days   2,000 ctx-…
+command     command-history.json     7 days    500   cmd-…
+error       error-patterns.json      90 days   200   err-…
+=========== ======================== ========= ===== ======
+
+This one table is what every part of the product knows about the stores: the hook fast
+path finds the error store's file here, :mod:`artibot_memory.store.model` the id prefixes,
+pruning the TTLs and caps. Standard library only (and no ``dataclasses``: the cached
+SessionStart imports this module and pays for every import).
+
+The seed leaves preferences and contexts uncapped; the original code let contexts grow
+without bound, so both get a documented cap. Preferences are deduplicated by key, so
+1,000 is far above real use and evicts superseded history before anything active.
+
+>>> spec_for("command").cap, spec_for("error").filename
+(500, 'error-patterns.json')
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from enum import Enum
+
+from artibot_memory.core.errors import UsageError
+
+
+class MemoryType(str, Enum):
+    """The four stores of seed 003."""
+
+    PREFERENCE = "preference"
+    CONTEXT = "context"
+    COMMAND = "command"
+    ERROR = "error"
+
+
+class State(str, Enum):
+    """Where a memory stands (seed 001), plus ``pending`` for unconfirmed candidates."""
+
+    PENDING = "pending"
+    ACTIVE = "active"
+    STALE = "stale"
+    SUPERSEDED = "superseded"
+    RESOLVED = "resolved"
+
+
+class Scope(str, Enum):
+    """How far a memory applies (seed 001)."""
+
+    GLOBAL = "global"
+    PROJECT = "project"
+    PERSON = "person"
+    TEMPORARY = "temporary"
+
+
+class StoreSpec:
+    """One store: its type, file name, id prefix, time to live (None: permanent), size cap.
+
+    >>> StoreSpec(MemoryType.COMMAND, "c.json", "cmd", timedelta(days=7), 500)
+    StoreSpec(command, 'c.json', cap 500)
+    """
+
+    __slots__ = ("cap", "filename", "id_prefix", "ttl", "type")
+
+    def __init__(  # noqa: PLR0917 - one positional row of the table below
+        self,
+        memory_type: MemoryType,
+        filename: str,
+        id_prefix: str,
+        ttl: timedelta | None,
+        cap: int,
+    ) -> None:
+        """Describe one store."""
+        self.type = memory_type
+        self.filename = filename
+        self.id_prefix = id_prefix
+        self.ttl = ttl
+        self.cap = cap
+
+    def __repr__(self) -> str:
+        """Show the row as a person reads the table."""
+        return f"StoreSpec({self.type.value}, {self.filename!r}, cap {self.cap})"
+
+
+STORES: tuple[StoreSpec, ...] = (
+    StoreSpec(MemoryType.PREFERENCE, "user-preferences.json", "pref", None, 1_000),
+    StoreSpec(MemoryType.CONTEXT, "project-contexts.json", "ctx", timedelta(days=90), 2_000),
+    StoreSpec(MemoryType.COMMAND, "command-history.json", "cmd", timedelta(days=7), 500),
+    StoreSpec(MemoryType.ERROR, "error-patterns.json", "err", timedelta(days=90), 200),
+)
+_BY_TYPE = {spec.type: spec for spec in STORES}
+_BY_PREFIX = {spec.id_prefix: spec for spec in STORES}
+
+
+def spec_for(memory_type: MemoryType | str) -> StoreSpec:
+    """Return the store row for a type, given as the enum or its name.
+
+    >>> spec_for(MemoryType.PREFERENCE).ttl is None
+    True
+    """
+    try:
+        wanted = MemoryType(memory_type)
+    except ValueError:
+        names = ", ".join(t.value for t in MemoryType)
+        msg = f"unknown memory type {memory_type!r}; use one of: {names}"
+        raise UsageError(msg) from None
+    return _BY_TYPE[wanted]
+
+
+def specs_for_id(memory_id: str | None) -> list[StoreSpec]:
+    """Return the store an id belongs to (by its prefix), or all stores for a foreign id.
+
+    >>> [s.filename for s in specs_for_id("err-0a1b2c3d4e")]
+    ['error-patterns.json']
+    >>> len(specs_for_id("imported-7"))
+    4
+    """
+    spec = _BY_PREFIX.get((memory_id or "").split("-", 1)[0])
+    return [spec] if spec is not None else list(STORES)

@@ -1,0 +1,208 @@
+"""Turning memory text into search tokens (English and Korean) and dedup keys.
+
+Auto-tags live in :mod:`artibot_memory.text.tags`, the stemmer in :mod:`artibot_memory.text.stemmer`.
+
+Standard library only: the hooks' fast path may import this module.
+
+>>> tokenize("Fixed HTTPServer errors in src/app/main.py")
+['fix', 'http', 'server', 'httpserver', 'error', 'src', 'app', 'main', 'py', 'main.py']
+>>> tokenize("배포를 pytest를 실행했다")
+['배포', 'pytest', '실행']
+
+Choices, and why:
+
+- Identifiers are split (snake_case, kebab-case, camelCase, dotted names, paths) so prose and
+  code meet: ``retrieve_memories`` matches "retrieve memories". A camelCase word also keeps its
+  whole lowercased form (``GitHub`` gives git, hub and github) because people type brand names
+  in lowercase. An acronym is split off only when it has three or more capitals
+  (``HTTPServer``), so ``SQLite``, ``IPv6`` and ``OAuth`` stay whole.
+- A file name (``main.py``, ``package.json``, ``.env``) is kept whole beside its parts: the exact
+  name is a far sharper match than "main" and "py".
+- English words go through the Porter (1980) stemmer: errors/error, configured/configuration/
+  configure all meet. Tokens are match keys, not display text ("memories" becomes "memori").
+- Korean: particles (josa) and the endings of 하다/되다 verbs and the copula are stripped, longest
+  first, so 배포를, 배포가, 배포에서, 배포했다 all give 배포. One-syllable suffixes that also end
+  common nouns (이, 가, 도, 의, 로: 추가, 경로, 회의) are stripped only when two syllables remain.
+  Character bigrams were not used: they multiply tokens and blur the "nothing relevant"
+  threshold; the cost is that a compound written without spaces (배포환경) does not match its
+  parts.
+- Numbers are tokens; single Latin letters and a small stopword list are dropped.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+import unicodedata
+from typing import TYPE_CHECKING
+
+from artibot_memory.text.stemmer import porter_stem
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+__all__ = ["EDGE_PUNCTUATION", "STOPWORDS_EN", "file_name", "normalize_text", "tokenize", "words"]
+
+
+def words(text: str) -> frozenset[str]:
+    """Read a word list written as one string (the long tables below)."""
+    return frozenset(text.split())
+
+
+STOPWORDS_EN = words(
+    """a about above after again against all also am an and any are as at be because been
+    before being below between both but by can could did do does doing down during each etc
+    few for from further had has have having he her here hers herself him himself his how i if
+    in into is it its itself just let me more most my myself no nor not now of off on once only
+    or other ought our ours ourselves out over own same she should so some such than that the
+    their theirs them themselves then there these they this those through to too under until up
+    very was we were what when where which while who whom why will with would you your yours
+    yourself yourselves dont doesnt didnt isnt arent wasnt werent cant couldnt wouldnt shouldnt
+    wont im ive id ill youre youve weve theyre hes shes thats theres whats lets eg ie via
+    may might must shall us get gets got getting gotten use uses used using tell tells told know
+    knows knew known happen happens happened happening many much thing things something
+    anything everything someone anyone way ways want wants wanted please really actually maybe
+    perhaps sure likely yes yeah ok okay oh hey hi hello thanks thank even ever yet still"""
+)
+_STOPWORDS_KO = words(
+    """것 수 등 및 그 이 저 그리고 하지만 그러나 또는 또 그런데 그래서 어떻게 무엇 뭐 뭘 왜 언제
+    어디 어디서 누구 누가 어느 어떤 무슨 이것 그것 저것 여기 거기 저기 우리 저희 나 너 제 내 제가
+    내가 좀 잘 더 다 안 못 너무 정말 진짜 있다 있어 있어요 있습니다 있는 있고 없다 없어 없는
+    없습니다 하다 했다 한다 합니다 해요 되다 됐다 이다 입니다 아니다 같다 같은 위해 위한 통해
+    대해 대한 때 경우 중 후 전 다시 이번 지금 방법"""
+)
+# Korean suffixes, stripped longest first. A one-syllable suffix in _KO_WEAK also ends common
+# nouns (추가, 경로, 회의, 제한, 역할), so it needs two syllables left in front of it.
+_KO_SUFFIXES = words(
+    """은 는 이 가 을 를 의 에 도 만 로 와 과 나 랑 요 께 에서 에게 한테 으로 까지 부터 마다
+        보다 처럼 하고 이랑 이나 에는 에도 에서는 에서도 에서의 으로는 으로도 로는 로도 에게는
+        까지는 부터는 와는 과는 만을 만이 이라도 이라고 라고 이라는 라는 이다 입니다 이었다 였다
+        이에요 예요 이고 이며 했습니다 했었다 했어요 했는데 했지만 했으며 했다가 했다 했어 했고
+        했던 했을 했음 합니다 합시다 한다 하다 하고 하는 하면 하여 하며 하기 하지 하게 하려면
+        하려고 해서 해야 해요 해줘 해주세요 해라 됩니다 되었다 되었습니다 되었고 됐다 됐어
+        됐습니다 된다 되다 되는 되면 되어 되지 되고 돼서 돼요 시켜 시키다 시켰다 한 할 해 된 될
+        돼 함 됨"""
+)
+_KO_LONGEST_SUFFIX = max(map(len, _KO_SUFFIXES))
+_KO_WEAK = words("이 가 도 의 로 와 과 나 만 랑 요 께 한 할 해 된 될 돼 함 됨")
+_HANGUL = re.compile(r"[\uac00-\ud7a3]+")
+_SCRIPT_RUN = re.compile(r"[\uac00-\ud7a3]+|[^\W_\uac00-\ud7a3]+")
+_APOSTROPHE_S = re.compile(r"['\u2019]s\b", re.IGNORECASE)
+_CAMEL_BOUNDARY = re.compile(r"(?<=[a-z]{2})(?=[A-Z])|(?<=[A-Z]{3})(?=[A-Z][a-z])")
+_FILE_EXTENSIONS = words(
+    """py pyi pyx ipynb js mjs cjs jsx ts tsx mts vue svelte json jsonl toml yaml yml ini cfg
+    conf env lock md rst txt csv tsv log html htm css scss sass less xml sql sh bash zsh fish
+    ps1 bat go rs java kt kts scala swift c h cc cpp cxx hpp m mm cs rb php pl lua r dart ex
+    exs erl hs ml clj gradle tf tfvars proto graphql gql mk cmake db sqlite pem crt png jpg jpeg
+    gif svg pdf zip gz tgz whl"""
+)
+_FILE_NAME = re.compile(r"(?:\.?[\w-]+(?:\.[\w-]+)*\.([A-Za-z0-9]+)|\.[A-Za-z][\w-]*(?:\.[\w-]+)*)")
+EDGE_PUNCTUATION = "\"'`()[]{}<>,;:!?*"
+_LINE_NUMBER = re.compile(r"(?::\d+)+$")  # app.py:12:5 in a traceback or compiler message
+
+
+def tokenize(text: str) -> list[str]:
+    """Split *text* into lowercase match tokens, in order, repeats kept (they count as tf).
+
+    >>> tokenize("retrieve_memories() and os.path.join")
+    ['retriev', 'memori', 'os', 'path', 'join']
+    >>> tokenize("메모리를 설정했다")
+    ['메모리', '설정']
+    """
+    tokens: list[str] = []
+    for chunk in unicodedata.normalize("NFKC", text).split():
+        tokens.extend(_chunk_tokens(chunk))
+    return tokens
+
+
+def normalize_text(text: str) -> str:
+    """Return the form two texts share when they say the same thing (for deduplication).
+
+    >>> normalize_text("  Use   PNPM here!! ")
+    'use pnpm here'
+    """
+    folded = " ".join(unicodedata.normalize("NFKC", text).casefold().split())
+    return folded.rstrip(".!?,;:。… ")
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _chunk_tokens(chunk: str) -> tuple[str, ...]:
+    """Tokens of one whitespace-free chunk, plus its file name when it names a file.
+
+    Cached: words repeat (Zipf), and this turns tokenising a large store from stemming every
+    word into mostly dictionary look-ups.
+    """
+    joined = _APOSTROPHE_S.sub("", chunk).replace("'", "").replace("\u2019", "")
+    tokens = [token for word in re.split(r"[\W_]+", joined) for token in _word_tokens(word)]
+    name = file_name(chunk)
+    return (*tokens, name) if name else tuple(tokens)
+
+
+def _word_tokens(word: str) -> Iterator[str]:
+    """Split a run of letters and digits by script, then by case, and normalise each part."""
+    after_latin = False
+    for run in _SCRIPT_RUN.findall(word):
+        if _HANGUL.fullmatch(run):
+            stem = _strip_korean(run, min_stem=0 if after_latin else 1)
+            if stem and stem not in _STOPWORDS_KO:
+                yield stem
+        else:
+            yield from _latin_tokens(run)
+        after_latin = not _HANGUL.fullmatch(run)
+
+
+def _latin_tokens(run: str) -> Iterator[str]:
+    """Case-split a non-Hangul run; a camelCase word also yields its whole lowercased form."""
+    parts = _CAMEL_BOUNDARY.sub(" ", run).split()
+    for part in parts:
+        token = _english_token(part.casefold())
+        if token:
+            yield token
+    if len(parts) > 1:
+        yield run.casefold()
+
+
+def _english_token(word: str) -> str:
+    """Drop stopwords and single letters, stem ASCII words; numbers pass through."""
+    if word in STOPWORDS_EN or (len(word) == 1 and not word.isdigit()):
+        return ""
+    if word.isascii() and word.isalpha():
+        return porter_stem(word)
+    return word
+
+
+def _strip_korean(word: str, min_stem: int) -> str:
+    """Strip up to two particles/endings from a Hangul word (배포에서는 → 배포)."""
+    if word in _STOPWORDS_KO:
+        return word
+    for _ in range(2):
+        size = next(
+            (n for n in range(_KO_LONGEST_SUFFIX, 0, -1) if _may_strip(word, n, min_stem)), 0
+        )
+        if not size:
+            break
+        word = word[:-size]
+    return word
+
+
+def _may_strip(word: str, size: int, min_stem: int) -> bool:
+    """Whether the last *size* syllables are a suffix that leaves enough stem in front."""
+    suffix = word[-size:]
+    keep = max(min_stem, 2) if suffix in _KO_WEAK and min_stem else min_stem
+    return suffix in _KO_SUFFIXES and len(word) - size >= keep
+
+
+def file_name(chunk: str) -> str:
+    """Return the lowercased file name a chunk ends with, or "" (``(src/Main.py,`` → main.py).
+
+    >>> file_name("src/app/Main.py,"), file_name(".env"), file_name("os.path.join")
+    ('main.py', '.env', '')
+    """
+    if "." not in chunk:
+        return ""
+    path = _LINE_NUMBER.sub("", chunk.strip(EDGE_PUNCTUATION)).rstrip(".").replace("\\", "/")
+    base = path.rsplit("/", 1)[-1]
+    match = _FILE_NAME.fullmatch(base)
+    if not match or (match.group(1) and match.group(1).lower() not in _FILE_EXTENSIONS):
+        return ""
+    return base.casefold()
