@@ -270,7 +270,14 @@ def test_the_fast_path_imports_no_third_party_package_nor_typing_or_pathlib() ->
     )
     loaded = set(json.loads(done.stdout))
     assert loaded.isdisjoint({"pydantic", "orjson", "filelock", "platformdirs"})
-    assert loaded.isdisjoint({"typing", "pathlib", "artibot_memory.text.signature"})
+    assert loaded.isdisjoint(
+        {
+            "typing",
+            "pathlib",
+            "artibot_memory.text.signature",
+            "artibot_memory.text.shell",
+        }
+    )
 
 
 def test_a_fix_saved_through_the_python_api_is_found_by_the_fast_path() -> None:

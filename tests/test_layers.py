@@ -47,7 +47,7 @@ STDLIB_ONLY = {
     "artibot_memory.store.table",
     "artibot_memory.store.envelope",
     "artibot_memory.store.files",
-    *(f"artibot_memory.text.{name}" for name in ("redact", "signature", "trim", "framing")),
+    *(f"artibot_memory.text.{n}" for n in "redact signature trim framing shell".split()),
     *(f"artibot_memory.core.{name}" for name in ("errors", "clock", "paths", "project")),
 }
 # The entry turns ``site`` back on before it goes beyond the fast path, and a few

@@ -2,12 +2,8 @@ from __future__ import annotations
 
 import pytest
 
-from artibot_memory.text.signature import (
-    MAX_SIGNATURE_CHARS,
-    command_signature,
-    error_signature,
-    program_and_target,
-)
+from artibot_memory.text.shell import command_signature, program_and_target
+from artibot_memory.text.signature import MAX_SIGNATURE_CHARS, error_signature
 
 PYTHON_TRACEBACK = """Exit code 1
 Traceback (most recent call last):

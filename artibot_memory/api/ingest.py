@@ -5,9 +5,10 @@ detached SessionEnd worker) and turns a drained batch into memories:
 
 - each successful Bash command is counted in the command history;
 - each failed Bash command becomes an error pattern (signature from the error text);
-- a failure followed, in the same session, by a success of the same command (or of the
-  same program on the same target) is closed: its resolution lists what happened in
-  between (commands run, files edited) and the command that then succeeded;
+- a failure followed, in the same session, by a retry that succeeds (the same command, or
+  the same program on the same target: :func:`~artibot_memory.text.shell.same_attempt`,
+  the rule the session summary pairs by too) is closed: its resolution lists what
+  happened in between (commands run, files edited) and the command that then succeeded;
 - a success whose failure was ingested by an earlier batch closes the stored error;
 - events deferred while the Python dependencies were missing (prompts, session ends)
   are processed now.
@@ -29,7 +30,8 @@ from artibot_memory.recall.search import record_access_counts
 from artibot_memory.store.jsonfile import Store
 from artibot_memory.store.model import Memory, MemoryType, Source, State
 from artibot_memory.store.table import spec_for
-from artibot_memory.text.signature import command_signature, error_signature, program_and_target
+from artibot_memory.text.shell import same_attempt
+from artibot_memory.text.signature import error_signature
 
 Record = dict[str, Any]
 MAX_STEPS_IN_RESOLUTION = 8
@@ -44,20 +46,6 @@ class Session:
     open_failures: list[tuple[Record, Draft]] = field(default_factory=list)
     steps: list[str] = field(default_factory=list)
     unmatched_successes: list[Record] = field(default_factory=list)
-
-
-def same_attempt(failed: str, succeeded: str) -> bool:
-    """Tell whether ``succeeded`` is a retry of ``failed`` (same command, or same target).
-
-    >>> same_attempt("pytest tests/test_a.py -x", "pytest tests/test_a.py")
-    True
-    >>> same_attempt("pytest tests/test_a.py", "pytest tests/test_b.py")
-    False
-    """
-    if command_signature(failed) == command_signature(succeeded):
-        return True
-    program, target = program_and_target(failed)
-    return bool(program) and (program, target) == program_and_target(succeeded)
 
 
 def error_text(record: Record) -> str:

@@ -37,7 +37,8 @@ from artibot_memory.store.model import (
 )
 from artibot_memory.store.table import STORES, StoreSpec, spec_for, specs_for_id
 from artibot_memory.text.redact import redact, redact_value
-from artibot_memory.text.signature import command_signature, error_signature
+from artibot_memory.text.shell import command_signature
+from artibot_memory.text.signature import error_signature
 from artibot_memory.text.tags import auto_tags
 
 TRUNCATION_MARK = " … [truncated]"

@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 from artibot_memory.core.clock import parse_time
 from artibot_memory.text import trim
+from artibot_memory.text.shell import CommandLine, exit_code
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
@@ -60,7 +61,6 @@ _DENIALS = (
 )
 _TAG_RE = re.compile(r"<([a-z]+(?:-[a-z]+)+)>")
 _COMMAND_RE = re.compile(r"<command-name>\s*/?([^<\s]+)\s*</command-name>")
-_EXIT_RE = re.compile(r"(?:Error: )?Exit code (-?\d+)")
 _BACKGROUND_RE = re.compile(r"running in background with ID: (\w+)")
 _NOTIFY_RE = re.compile(r"<task-id>(\w+)</task-id>.*?exit code (-?\d+)", re.DOTALL)
 _TASK_EXIT_RE = re.compile(r"<exit_code>(-?\d+)</exit_code>")
@@ -219,7 +219,8 @@ class _Use:
 
     name: str
     command: str = ""
-    keys: tuple[tuple[str, str | None], ...] = ()
+    attempt: frozenset[tuple[str, ...]] = frozenset()  # what a retry of it must offer
+    offers: frozenset[tuple[str, ...]] = frozenset()  # what it offers as a retry
     test: bool = False
     piped: bool = False
     path: str = ""
@@ -232,10 +233,9 @@ class _Run:
 
     command: str
     ok: bool | None
-    key: tuple[str, str | None] | None
-    keys: tuple[tuple[str, str | None], ...]
+    attempt: frozenset[tuple[str, ...]]  # CommandLine.attempt_keys
+    offers: frozenset[tuple[str, ...]]  # CommandLine.fix_keys
     position: int  # index in the timeline
-    test: bool = False
     error: str = ""
     exit_code: int | None = None
 
@@ -396,9 +396,9 @@ class _Parser:
     def _bash_use(self, use: _Use, command: str) -> None:
         use.command = _first_line(command.replace("\\\n", " "))
         _count(self.commands, use.command)
-        use.keys = _command_keys(use.command)
-        use.test = any(_is_test(key) for key in use.keys)
-        use.piped = bool(re.search(r"(?<!\|)\|(?!\|)", use.command))
+        line = CommandLine(command)  # every line of it, as ingest reads the journaled command
+        use.attempt, use.offers = line.attempt_keys(), line.fix_keys()
+        use.test, use.piped = line.test, line.piped
 
     def _result(self, block: dict[str, Any], extra: dict[str, Any]) -> None:
         use = self.pending.pop(_text(block.get("tool_use_id"), 200), None)
@@ -432,14 +432,7 @@ class _Parser:
                 self.background[task] = len(self.tests)
             _append(self.tests, [use.command, passed, summary])
             ok = passed if not failed else False
-        run = _Run(
-            use.command,
-            ok,
-            use.keys[-1] if use.keys else None,
-            use.keys,
-            len(self.timeline),
-            use.test,
-        )
+        run = _Run(use.command, ok, use.attempt, use.offers, len(self.timeline))
         if failed:
             run.exit_code, run.error = _error_head(text)
         self.runs.append(run)
@@ -513,7 +506,7 @@ class _Parser:
 
 
 def _pair_fixes(runs: list[_Run], timeline: list[tuple[str, str]]) -> tuple[FailedCommand, ...]:
-    """Mark each failed run fixed when the same command, or program and target, later succeeds."""
+    """Mark each failed run fixed when a later success retries it (shell.same_attempt's rule)."""
     index = _SuccessIndex(runs)
     errors: list[FailedCommand] = []
     for at, run in enumerate(runs):
@@ -524,24 +517,21 @@ def _pair_fixes(runs: list[_Run], timeline: list[tuple[str, str]]) -> tuple[Fail
 
 
 class _SuccessIndex:
-    """Positions of the successful runs, by command, by (program, target) and by program."""
+    """Positions of the successful runs by each key they offer, so pairing is not quadratic.
+
+    A failure's first fix is the first later success offering one of the failure's attempt
+    keys: exactly :func:`artibot_memory.text.shell.same_attempt`, the rule ingest uses.
+    """
 
     def __init__(self, runs: list[_Run]) -> None:
-        self.maps: tuple[dict[Any, list[int]], ...] = ({}, {}, {})
+        self.positions: dict[tuple[str, ...], list[int]] = {}
         for at, run in enumerate(runs):
             if run.ok:
-                self.maps[0].setdefault(run.command, []).append(at)
-                for key in run.keys:
-                    self.maps[1].setdefault(key, []).append(at)
-                    self.maps[2].setdefault(key[0], []).append(at)
+                for key in run.offers:
+                    self.positions.setdefault(key, []).append(at)
 
     def first_fix(self, run: _Run, after: int) -> int | None:
-        wanted: list[tuple[int, Any]] = [(0, run.command)]
-        if run.key is not None:
-            wanted.append((1, run.key))
-            if run.key[1] is None and not run.test:  # `git push` fixed by `git push -u origin x`
-                wanted.append((2, run.key[0]))
-        found = [self._first(self.maps[m].get(k, []), after) for m, k in wanted]
+        found = [self._first(self.positions.get(key, []), after) for key in run.attempt]
         hits = [at for at in found if at is not None]
         return min(hits) if hits else None
 
@@ -596,10 +586,8 @@ def _error_head(text: str) -> tuple[int | None, str]:
     >>> _error_head("Exit code 128\nfatal: no upstream branch")
     (128, 'fatal: no upstream branch')
     """
-    found = _EXIT_RE.match(text)
-    code = int(found[1]) if found else None
-    rest = (text[found.end() :] if found else text)[:10_000].replace("\\n", "\n")  # hook output
-    return code, _first_line(rest) or (f"exit code {code}" if found else "error")
+    code, rest = exit_code(text[:10_000].replace("\\n", "\n"))  # hook output: escaped newlines
+    return code, _first_line(rest) or ("error" if code is None else f"exit code {code}")
 
 
 def _file_kind(tool: str, result_type: str, *, seen: bool) -> str:
@@ -693,90 +681,3 @@ def _uncount(counter: Counter[str], key: str) -> None:
         counter[key] -= 1
     else:
         counter.pop(key, None)
-
-
-def _names(text: str) -> frozenset[str]:
-    """Read a comma-separated list of names, kept dense so the lists stay readable."""
-    return frozenset(name.strip() for name in text.split(","))
-
-
-_SUBCOMMAND_TOOLS = _names(
-    "git,npm,pnpm,yarn,bun,cargo,go,mix,make,rake,docker,kubectl,pip,pip3,uv,poetry,gh,dotnet,"
-    "deno,gradle,gradlew,mvn,bd,helm,terraform,brew,apt,apt-get,bundle,rails",
-)
-_WRAPPERS = _names("sudo,time,env,nice,nohup,exec,command,npx,bunx")
-_WRAPPER_PAIRS = frozenset(
-    tuple(pair.split())
-    for pair in _names("uv run,poetry run,pipenv run,bundle exec,pnpm exec,hatch run,pdm run")
-)
-# bookkeeping around the command that matters, never the key of a statement
-_NOT_KEYS = _names("cd,pushd,popd,export,source,.,set,echo,printf,true,sleep")
-_TEST_PROGRAMS = _names(
-    "pytest,py.test,jest,vitest,rspec,phpunit,ctest,tox,nox,mocha,unittest,go test,cargo test,"
-    "cargo nextest,mix test,npm test,pnpm test,yarn test,bun test,deno test,dotnet test,make test,"
-    "make check,rake test,rails test,gradle test,gradlew test,mvn test",
-)
-_ENV_RE = re.compile(r"[A-Za-z_]\w*=")
-_TARGET_RE = re.compile(r"[\w./@:~+][\w./@:~+=,%-]*")
-_REDIRECT_RE = re.compile(r"(?:\d*|&)[<>]")
-
-
-def _command_keys(line: str) -> tuple[tuple[str, str | None], ...]:
-    """(program, target) of each statement of a one-line command; a pipe keeps its head.
-
-    >>> _command_keys("cd app && git push --set-upstream origin main 2>&1 | tail -3")
-    (('git push', 'origin'),)
-    """
-    keys = []
-    for statement in re.split(r"&&|\|\||;", line)[:20]:
-        key = _key(_words(statement.split("|")[0]))
-        if key is not None and key[0] not in _NOT_KEYS:
-            keys.append(key)
-    return tuple(keys)
-
-
-def _words(text: str) -> list[str]:
-    """Split one simple command into words, dropping redirections (``2>&1``, ``> out.txt``)."""
-    words: list[str] = []
-    skip = False
-    for word in text.strip(" \t({").split():
-        if not skip and _REDIRECT_RE.match(word):
-            skip = word.rstrip("<>") in ("", "1", "2", "&")  # a bare operator: its file is next
-        elif not skip:
-            words.append(word)
-        else:
-            skip = False
-    return words
-
-
-def _key(words: list[str]) -> tuple[str, str | None] | None:
-    i = 0
-    while i < len(words):
-        name = words[i].rsplit("/", 1)[-1]
-        if _ENV_RE.match(name) or name in _WRAPPERS:
-            i += 1
-        elif tuple(words[i : i + 2]) in _WRAPPER_PAIRS or (
-            name.startswith("python") and words[i + 1 : i + 2] == ["-m"]
-        ):
-            i += 2
-        else:
-            break
-    if i >= len(words):
-        return None
-    program, rest = words[i].rsplit("/", 1)[-1], words[i + 1 :]
-    if program in _SUBCOMMAND_TOOLS and rest and not rest[0].startswith("-"):
-        program, rest = f"{program} {rest[0]}", rest[1:]
-    target = next((w for w in rest if not w.startswith("-") and _TARGET_RE.fullmatch(w)), None)
-    return program[:100], target[:TEXT_LIMIT] if target else None
-
-
-def _is_test(key: tuple[str, str | None]) -> bool:
-    """Tell whether a (program, target) key runs tests.
-
-    >>> _is_test(("npm run", "test:unit")), _is_test(("pip install", "pytest"))
-    (True, False)
-    """
-    program, target = key
-    return program in _TEST_PROGRAMS or (
-        program.endswith(" run") and (target or "").startswith("test")
-    )

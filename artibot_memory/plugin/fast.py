@@ -12,7 +12,8 @@ Journal records (every one also has ``"v": 1`` and ``"at"``):
   for Bash ``command, description, output`` (stdout and stderr, head and tail kept),
   ``interrupted``; for Edit/Write/MultiEdit/NotebookEdit ``file_path``.
 - ``PostToolUseFailure``: the same first fields, plus ``command, description, error``
-  (redacted), ``exit_code`` (from ``Exit code N``; null when absent), ``is_interrupt``,
+  (redacted), ``exit_code`` (from the ``Exit code N`` line,
+  :func:`~artibot_memory.text.shell.exit_code`; null when absent), ``is_interrupt``,
   ``signature`` (:func:`~artibot_memory.text.signature.error_signature` of the redacted error).
 - a full event journaled because the full path could not run (:func:`defer`): the
   fields below plus ``"deferred": true``, so the ingest can do the full work later.
@@ -24,10 +25,8 @@ True
 from __future__ import annotations
 
 import os
-import re
 
 from artibot_memory.capture import journal
-from artibot_memory.recall import known_errors
 
 # Imported where used: a successful tool call needs neither the signatures nor the
 # framing. Paths are str and os.path, and typing is for checkers only: importing
@@ -48,7 +47,6 @@ DEFERRED_FIELDS = {
     "UserPromptSubmit": ("prompt", "prompt_id"),
     "SessionEnd": ("transcript_path", "reason"),
 }
-_EXIT_CODE = re.compile(r"^(?:Error: )?Exit code (\d+)")
 
 
 def route(event: str, payload: dict[str, Any]) -> tuple[bool, dict[str, Any] | None]:
@@ -166,21 +164,24 @@ def _on_success(payload: dict[str, Any]) -> None:
 
 
 def _on_failure(payload: dict[str, Any]) -> dict[str, Any] | None:
+    from artibot_memory.text.shell import exit_code  # noqa: PLC0415 - failures only
     from artibot_memory.text.signature import error_signature  # noqa: PLC0415 - failures only
 
     raw_error = _text(payload, "error") or ""
     # Exactly the text the journal keeps, so the ingest gets this signature from it again.
     error = journal.kept_text(raw_error, "error")
-    code = _EXIT_CODE.match(raw_error)
+    code, _ = exit_code(raw_error)
     record = _base("PostToolUseFailure", payload)
     record.update(_command_fields(_mapping(payload.get("tool_input"))))
     record.update(
         error=error,
-        exit_code=int(code[1]) if code else None,
+        exit_code=code,
         is_interrupt=bool(payload.get("is_interrupt")),
         signature=error_signature(error),
     )
     journal.append(record)
+    from artibot_memory.recall import known_errors  # noqa: PLC0415 - failures only
+
     return known_errors.recall_fix(record["signature"], record["cwd"])
 
 

@@ -1,10 +1,12 @@
-r"""Normalised signatures: the same error or command gives the same string, run after run.
+r"""Normalised error signatures: the same error gives the same string, run after run.
 
 An error signature keeps what identifies the failure (the exception class and message,
 the npm error code, the rustc error code, the missing command) and replaces what changes
 from one run or machine to the next (paths, numbers, hashes, addresses, timestamps,
 UUIDs, temp names) with placeholders. Claude Code's leading ``Exit code N`` line is left
-out: the message says what went wrong, and the same failure may exit 1 or 2.
+out (:func:`~artibot_memory.text.shell.exit_code`): the message says what went wrong,
+and the same failure may exit 1 or 2. A command's signature is
+:func:`~artibot_memory.text.shell.command_signature`.
 
 Short quoted values stay, so a missing ``'requests'`` differs from a missing ``'flask'``;
 quoted values over 40 characters become ``'<str>'``.
@@ -18,13 +20,12 @@ quoted values over 40 characters become ``'<str>'``.
 from __future__ import annotations
 
 import re
-import shlex
+
+from artibot_memory.text.shell import exit_code
 
 MAX_SIGNATURE_CHARS = 200
-MAX_COMMAND_CHARS = 300
 MAX_QUOTED_CHARS = 40
 
-_EXIT_CODE = re.compile(r"^(?:Error: )?Exit code \d+$")
 _NOT_FOUND = re.compile(
     r"(?:^|:\s)(?:command not found: (?P<zsh>\S+)|(?P<bash>[^\s:]+): (?:command )?not found$)"
 )
@@ -70,36 +71,6 @@ _LONG_QUOTED = re.compile(
 )
 _SPACES = re.compile(r"\s+")
 
-_ENV_ASSIGNMENT = re.compile(r"^[A-Za-z_]\w*=")
-_LEADING_ENV = re.compile(r"^(?:[A-Za-z_]\w*=(?:'[^']*'|\"[^\"]*\"|\S*)\s+)+")
-_LEADING_CD = re.compile(r"^cd\s+(?:'[^']*'|\"[^\"]*\"|\S+)\s*(?:&&|;)\s*")
-_OPERATOR_CHARS = set("();<>|&")
-_PYTHON = re.compile(r"python[\d.]*")
-_FILE_NAME = re.compile(r"\.\w{1,5}$")
-_WRAPPERS = frozenset({"sudo", "time", "env", "nice", "nohup", "command", "exec"})
-_RUNNERS = {("uv", "run"), ("poetry", "run"), ("pipenv", "run"), ("pnpm", "exec"), ("npx",)}
-_WITH_SUBCOMMAND = frozenset(
-    {
-        "git",
-        "npm",
-        "pnpm",
-        "yarn",
-        "bun",
-        "pip",
-        "pip3",
-        "cargo",
-        "go",
-        "docker",
-        "uv",
-        "poetry",
-        "make",
-        "kubectl",
-        "gh",
-        "dotnet",
-        "terraform",
-    }
-)
-
 
 def error_signature(error_text: str) -> str:
     r"""Return the normalised signature of an error output ('' when there is none).
@@ -109,10 +80,9 @@ def error_signature(error_text: str) -> str:
     >>> error_signature("Exit code 1\nnpm ERR! code ENOENT\nnpm ERR! syscall open")
     'npm error code enoent'
     """
-    lines = [line.strip() for line in (error_text or "").splitlines()]
+    _, rest = exit_code(error_text or "")
+    lines = [line.strip() for line in rest.splitlines()]
     lines = [line for line in lines if line]
-    if lines and _EXIT_CODE.match(lines[0]):
-        lines = lines[1:]
     line = _meaningful_line(lines)
     return _normalise(line)[:MAX_SIGNATURE_CHARS].rstrip() if line else ""
 
@@ -177,100 +147,3 @@ def _normalise(line: str) -> str:
         line = pattern.sub(placeholder, line)
     line = _LONG_QUOTED.sub(lambda m: f"{m[0][0]}<str>{m[0][0]}", line)
     return _SPACES.sub(" ", line).strip().lower()
-
-
-def command_signature(command: str) -> str:
-    """Return a command normalised for counting repeats.
-
-    Whitespace is collapsed; leading ``cd DIR &&`` steps (Claude Code's habit) and
-    leading ``VAR=value`` assignments are dropped, the latter also because they may hold
-    secrets. Case and arguments are kept: ``pytest -x`` and ``pytest`` stay different.
-
-    >>> command_signature("cd /repo &&  FOO=1 pytest   -q")
-    'pytest -q'
-    """
-    text = _SPACES.sub(" ", command or "").strip()
-    previous = None
-    while previous != text:
-        previous = text
-        text = _LEADING_CD.sub("", _LEADING_ENV.sub("", text))
-    return text[:MAX_COMMAND_CHARS]
-
-
-def program_and_target(command: str) -> tuple[str, str]:
-    """Return the program (with its subcommand where it has one) and its main target.
-
-    Runners are looked through (``uv run``, ``poetry run``, ``npx``, ``python -m``), so
-    one program run different ways pairs up. The target is the first path-like argument,
-    else the first argument that is not a flag, else ``''``.
-
-    >>> program_and_target("cd /repo && python -m pytest tests/test_x.py -x 2>&1 | tail")
-    ('pytest', 'tests/test_x.py')
-    >>> program_and_target("git -C repo push origin main")
-    ('git push', 'origin')
-    """
-    words = _first_simple_command(_split(command_signature(command)))
-    words = _unwrap(words)
-    if not words:
-        return "", ""
-    program = words[0].rsplit("/", 1)[-1]
-    rest = words[1:]
-    if program in _WITH_SUBCOMMAND:
-        rest = _skip_global_options(program, rest)
-        if rest:
-            program, rest = f"{program} {rest[0]}", rest[1:]
-    return program, _target(rest)
-
-
-def _split(command: str) -> list[str]:
-    lexer = shlex.shlex(command, posix=True, punctuation_chars=True)
-    lexer.whitespace_split = True
-    try:
-        return list(lexer)
-    except ValueError:  # unbalanced quotes: fall back to plain words
-        return command.split()
-
-
-def _first_simple_command(words: list[str]) -> list[str]:
-    """Return the words before the first operator (``&&``, ``|``, ``;``, a redirection)."""
-    for index, word in enumerate(words):
-        if set(word) <= _OPERATOR_CHARS:
-            return words[:index]
-    return words
-
-
-def _unwrap(words: list[str]) -> list[str]:
-    """Drop wrappers (``sudo``, ``env A=1``) and runners until the real program."""
-    previous: list[str] | None = None
-    while words and words != previous:
-        previous = words
-        while words and (_ENV_ASSIGNMENT.match(words[0]) or words[0] in _WRAPPERS):
-            words = words[1:]
-        words = _drop_runner(words)
-    return words
-
-
-def _drop_runner(words: list[str]) -> list[str]:
-    for runner in _RUNNERS:
-        if tuple(words[: len(runner)]) == runner:
-            rest = words[len(runner) :]
-            return rest[next((i for i, w in enumerate(rest) if not w.startswith("-")), 0) :]
-    if words[1:2] == ["-m"] and _PYTHON.fullmatch(words[0].rsplit("/", 1)[-1]):
-        return words[2:] or words
-    return words
-
-
-def _skip_global_options(program: str, words: list[str]) -> list[str]:
-    """Skip options before the subcommand, with the value of ``git -C``/``-c``."""
-    index = 0
-    while index < len(words) and words[index].startswith("-"):
-        takes_value = program == "git" and words[index] in ("-C", "-c")
-        index += 2 if takes_value else 1
-    return words[index:]
-
-
-def _target(words: list[str]) -> str:
-    """Return the first path-like argument (``file.py::test_id`` counts as ``file.py``)."""
-    arguments = [w.split("::", 1)[0] for w in words if not w.startswith("-")]
-    pathlike = [w for w in arguments if "/" in w or _FILE_NAME.search(w)]
-    return (pathlike or arguments or [""])[0]

@@ -10,6 +10,7 @@ import errno
 import re
 from typing import TYPE_CHECKING
 
+from artibot_memory.text.shell import Statement, statements
 from artibot_memory.text.tokens import EDGE_PUNCTUATION, STOPWORDS_EN, file_name, words
 
 if TYPE_CHECKING:
@@ -28,8 +29,6 @@ _PROGRAMS = words(
 )
 # Programs whose name is also an everyday word: tagged only where a command is certain.
 _WORDLIKE_PROGRAMS = words("go make black bun node claude java ruby sh az")
-_SUBCOMMAND_PROGRAMS = words("""git npm pnpm yarn npx docker podman kubectl helm cargo go uv
-    poetry gh terraform brew apt apt-get conda pip pip3 pipx dotnet bun deno hatch""")
 _SPECIAL_FILES = words("""Dockerfile Containerfile Makefile Procfile Gemfile Rakefile
     Jenkinsfile Vagrantfile Pipfile Justfile Brewfile CODEOWNERS""")
 _ERRNO_NAMES = frozenset(errno.errorcode.values())
@@ -38,7 +37,6 @@ _ERROR_WORD = re.compile(
     r"|KeyboardInterrupt|StopIteration|SystemExit|GeneratorExit)\b"
 )
 _CODE_SPAN = re.compile(r"`([^`\n]+)`|^\s*\$\s+(.+)$", re.MULTILINE)
-_SEGMENT_SPLIT = re.compile(r"&&|\|\||[;|]")
 _COMMAND_WORD = re.compile(r"[a-z][a-z0-9._+-]*")
 _SNAKE = re.compile(r"(?<![\w./])_*[A-Za-z][A-Za-z0-9]*(?:_+[A-Za-z0-9]+)+_*(?!\.?\w)", re.ASCII)
 _CAMEL = re.compile(r"\b(?:[a-z]+[A-Z]|[A-Z][a-z0-9]+[A-Z])[A-Za-z0-9]*\b", re.ASCII)
@@ -73,28 +71,28 @@ def _command_names(text: str) -> Iterator[str]:
     if first and first[0] in _PROGRAMS:
         spans.insert(0, text.splitlines()[0])
     for span in spans:
-        for segment in _SEGMENT_SPLIT.split(span):
-            yield from _segment_commands(segment.split())
+        for statement in statements(span):
+            yield from _statement_names(statement)
     for word in re.findall(r"[A-Za-z][A-Za-z0-9.+-]*[A-Za-z0-9+]", text):
         if word.lower() in _PROGRAMS - _WORDLIKE_PROGRAMS:
             yield word
 
 
-def _segment_commands(words: list[str]) -> Iterator[str]:
-    """``sudo FOO=1 python -m pytest -q`` → python, pytest; ``git commit -m`` → git commit."""
-    while words and ("=" in words[0] or words[0] == "sudo"):
-        words = words[1:]
-    if not words:
+def _statement_names(statement: Statement) -> Iterator[str]:
+    """``sudo FOO=1 python -m pytest -q`` → python, pytest; ``git commit -m`` → git commit.
+
+    The statement is read by :mod:`artibot_memory.text.shell` (wrappers dropped, runners
+    looked through, subcommands found); a lone word that is no known program is taken
+    for a name in backticks, not a command.
+    """
+    program = statement.program.lower()
+    lone = not (statement.runners or statement.subcommand or statement.arguments)
+    if not _COMMAND_WORD.fullmatch(program) or (lone and program not in _PROGRAMS):
         return
-    program = words[0].rsplit("/", 1)[-1].lower()
-    if not _COMMAND_WORD.fullmatch(program) or (len(words) == 1 and program not in _PROGRAMS):
-        return
+    yield from (r for r in map(str.lower, statement.runners) if _COMMAND_WORD.fullmatch(r))
     yield program
-    rest = words[1:3]
-    if program.startswith("python") and rest[:1] == ["-m"] and len(rest) > 1:
-        yield rest[1]
-    elif program in _SUBCOMMAND_PROGRAMS and rest and _is_subcommand(rest[0]):
-        yield f"{program} {rest[0]}"
+    if statement.subcommand and _is_subcommand(statement.subcommand):
+        yield f"{program} {statement.subcommand}"
 
 
 def _is_subcommand(word: str) -> bool:
@@ -114,5 +112,3 @@ def _identifiers(text: str) -> Iterator[str]:
         name = match.group()
         if "." not in name or not file_name(name):
             yield name
-
-
