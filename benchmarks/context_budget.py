@@ -27,15 +27,19 @@ import re
 import tempfile
 from collections import Counter
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import common
 import corpus
+
+if TYPE_CHECKING:
+    from artibot_memory.store.model import Memory
 
 TARGET_CHARS = 8_000
 _STAMP = re.compile(r"\[\d{4}-\d{2}-\d{2} · ([a-z]+-[0-9a-f]+)\]")
 
 
-def classify(memory, project: str) -> str:  # noqa: ANN001
+def classify(memory: Memory, project: str) -> str:
     from artibot_memory.core.project import same_project  # noqa: PLC0415
 
     if memory.project is not None:
@@ -45,7 +49,7 @@ def classify(memory, project: str) -> str:  # noqa: ANN001
     return f"global {memory.type.value}"
 
 
-def measure(home: Path) -> list[dict]:
+def measure(home: Path) -> list[dict[str, Any]]:
     from artibot_memory.api.memories import list_memories  # noqa: PLC0415
     from artibot_memory.recall.context import get_relevant_context  # noqa: PLC0415
 
@@ -101,7 +105,7 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-def report(rows: list[dict], counts: dict[str, int]) -> str:
+def report(rows: list[dict[str, Any]], counts: dict[str, int]) -> str:
     classes = [
         "this project",
         "global preference",
@@ -127,7 +131,7 @@ def report(rows: list[dict], counts: dict[str, int]) -> str:
         )
     biggest = max(row["chars"] for row in rows)
     all_items = sum(row["items"] for row in rows)
-    totals = Counter()
+    totals: Counter[str] = Counter()
     for row in rows:
         totals.update(row["classes"])
     leaks = totals["another project (leak)"]

@@ -17,8 +17,15 @@ messages and preferences are assembled from word lists, in the shapes the produc
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from datetime import datetime, timedelta
 from pathlib import Path
+from typing import TYPE_CHECKING, TypeVar
+
+if TYPE_CHECKING:
+    from artibot_memory.store.model import Memory
+
+T = TypeVar("T")
 
 # Projects are stored as absolute paths (git top-level); these are invented ones.
 PROJECT_NAMES = (
@@ -233,7 +240,7 @@ PROMPTS = (
 )
 
 
-def _pick(rng: random.Random, items: tuple[str, ...] | list[str]) -> str:
+def _pick(rng: random.Random, items: Sequence[T]) -> T:
     return items[rng.randrange(len(items))]
 
 
@@ -333,7 +340,7 @@ def command_texts(rng: random.Random, count: int) -> list[str]:
 
 # --- errors ----------------------------------------------------------------------------------
 
-ERROR_TEMPLATES = (
+ERROR_TEMPLATES: tuple[tuple[str, str, str], ...] = (
     (
         "pytest tests/{m}/test_{w}.py -x",
         "Exit code 1\nFAILED tests/{m}/test_{w}.py::test_{w}_{m} - AssertionError: assert {n} == {n2}\n"
@@ -426,8 +433,9 @@ def error_records(rng: random.Random, count: int) -> list[tuple[str, str, str]]:
     seen: dict[tuple[str, str, str], None] = {}
     while len(seen) < count:
         command, error, fix = _pick(rng, ERROR_TEMPLATES)
+        word = _pick(rng, WORDS)
         values = {
-            "w": _pick(rng, WORDS),
+            "w": word,
             "m": _pick(rng, MODULES),
             "d": _pick(rng, DEPS),
             "s": _pick(rng, SERVICES),
@@ -436,8 +444,8 @@ def error_records(rng: random.Random, count: int) -> list[tuple[str, str, str]]:
             "n3": rng.randint(3, 300),
             "port": rng.choice((5432, 6379, 8000, 8080, 3000, 9000)),
             "hex": f"{rng.getrandbits(32):08x}",
+            "W": word.title().replace("_", ""),
         }
-        values["W"] = values["w"].title().replace("_", "")
         seen[(command.format(**values), error.format(**values), fix.format(**values))] = None
     return list(seen)
 
@@ -449,7 +457,7 @@ def error_text(command: str, error: str) -> str:
 
 # --- preferences -----------------------------------------------------------------------------
 
-PREFERENCE_TEMPLATES = (
+PREFERENCE_TEMPLATES: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     (
         "package-manager:{l}",
         "Use {a} for {l} projects, not {b}",
@@ -665,7 +673,7 @@ def _ago(rng: random.Random, now: datetime, max_days: float, min_days: float = 0
 
 def build_full_memories(
     now: datetime, seed: int = 20260101, *, sizes: dict[str, int] | None = None
-) -> dict[str, list]:
+) -> dict[str, list[Memory]]:
     """The records of a memory home filled to the caps, by type (the product's ``build``)."""
     from artibot_memory.api.memories import Draft, build  # noqa: PLC0415 - after the caller set up paths
     from artibot_memory.store.model import MemoryType, Source, State  # noqa: PLC0415
@@ -673,9 +681,11 @@ def build_full_memories(
 
     sizes = {"command": 500, "error": 200, "preference": 300, "context": 2000, **(sizes or {})}
     rng = random.Random(seed)
-    out: dict[str, list] = {t: [] for t in sizes}
+    out: dict[str, list[Memory]] = {t: [] for t in sizes}
 
-    def made(draft: Draft, *, last_seen: datetime | None = None, count: int = 1, used: int = 0):  # noqa: ANN202
+    def made(
+        draft: Draft, *, last_seen: datetime | None = None, count: int = 1, used: int = 0
+    ) -> Memory:
         memory = build(draft, now)
         memory.count = count
         memory.access_count = used
@@ -771,7 +781,7 @@ def build_full_memories(
     return out
 
 
-def write_store(home: Path, memory_type: str, memories: list) -> None:
+def write_store(home: Path, memory_type: str, memories: list[Memory]) -> None:
     """Replace one store's entries with ``memories`` (one locked, atomic write)."""
     from artibot_memory.store.jsonfile import Store  # noqa: PLC0415
     from artibot_memory.store.table import spec_for  # noqa: PLC0415

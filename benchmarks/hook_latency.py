@@ -47,11 +47,18 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any, ParamSpec, TypeVar
 
 import common
 import corpus
+
+P = ParamSpec("P")
+R = TypeVar("R")
+# What a case checks after a run: (home, stdout) -> the problem, or "" when the hook did its work.
+Check = Callable[[Path, bytes], str]
 
 HOOKS_JSON = common.ROOT / "hooks" / "hooks.json"
 TRANSCRIPT = "transcripts/4d5611e5-241a-462a-8d15-5122611a9569.jsonl"
@@ -83,7 +90,7 @@ UNKNOWN_ERROR = (
 )
 
 
-def base_payload(event: str) -> dict:
+def base_payload(event: str) -> dict[str, Any]:
     """The envelope of the captured payloads (tests/fixtures/hooks/*.jsonl)."""
     return {
         "session_id": SESSION_ID,
@@ -96,7 +103,7 @@ def base_payload(event: str) -> dict:
     }
 
 
-def bash_success() -> dict:
+def bash_success() -> dict[str, Any]:
     return {
         **base_payload("PostToolUse"),
         "tool_name": "Bash",
@@ -116,7 +123,7 @@ def bash_success() -> dict:
     }
 
 
-def edit_success() -> dict:
+def edit_success() -> dict[str, Any]:
     path = f"{PROJECT}/src/orders/refund.py"
     return {
         **base_payload("PostToolUse"),
@@ -149,7 +156,7 @@ def edit_success() -> dict:
     }
 
 
-def bash_failure(command: str, error: str, cwd: str = PROJECT) -> dict:
+def bash_failure(command: str, error: str, cwd: str = PROJECT) -> dict[str, Any]:
     return {
         **base_payload("PostToolUseFailure"),
         "cwd": cwd,
@@ -162,14 +169,14 @@ def bash_failure(command: str, error: str, cwd: str = PROJECT) -> dict:
     }
 
 
-def session_start() -> dict:
+def session_start() -> dict[str, Any]:
     payload = base_payload("SessionStart")
     for name in ("prompt_id", "permission_mode", "effort"):
         payload.pop(name)
     return {**payload, "source": "startup"}
 
 
-def session_end(transcript: Path) -> dict:
+def session_end(transcript: Path) -> dict[str, Any]:
     return {
         "session_id": "4d5611e5-241a-462a-8d15-5122611a9569",
         "transcript_path": str(transcript),
@@ -206,14 +213,14 @@ class Case:
     argv: list[str]
     stdin: bytes = b""
     home: Path | None = None  # seeded home copied fresh before every run
-    check: object = None  # (home, stdout) -> problem or ""
+    check: Check | None = None  # (home, stdout) -> problem or ""
     walls: list[float] = field(default_factory=list)
     cpus: list[float] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
     outputs: list[bytes] = field(default_factory=list)
     env: dict[str, str] = field(default_factory=dict)  # extra variables for this case
     persistent: bool = False  # use ``home`` itself (after ``prepare``) instead of a fresh copy
-    prepare: object = None  # (home) -> None, before each run, outside the timed region
+    prepare: Callable[[Path], None] | None = None  # before each run, outside the timed region
     detached_timeout: float = 0.0  # > 0: wait for the detached worker the hook starts
     worker_walls: list[float] = field(default_factory=list)  # hook start -> worker exit
     failures: int = 0  # timed runs that did not do their work (left out of the timings)
@@ -268,7 +275,7 @@ def log_size(home: Path | None) -> int:
 def run_problem(
     case: Case,
     home: Path | None,
-    done: subprocess.CompletedProcess,
+    done: subprocess.CompletedProcess[bytes],
     worker: float | None,
     logged: int,
 ) -> str:
@@ -341,7 +348,7 @@ def measure(cases: list[Case], env: dict[str, str], runs: int, warmup: int, scra
 # --- checks: the hook really did its work ----------------------------------------------------
 
 
-def journal_grew(lines_before: int):  # noqa: ANN201
+def journal_grew(lines_before: int) -> Check:
     def check(home: Path, _stdout: bytes) -> str:
         journal = home / "journal.jsonl"
         count = len(journal.read_bytes().splitlines()) if journal.exists() else 0
@@ -354,7 +361,7 @@ def journal_grew(lines_before: int):  # noqa: ANN201
     return check
 
 
-def prints_context(event: str, want: str = ""):  # noqa: ANN201
+def prints_context(event: str, want: str = "") -> Check:
     def check(_home: Path, stdout: bytes) -> str:
         try:
             output = json.loads(stdout)
@@ -366,7 +373,7 @@ def prints_context(event: str, want: str = ""):  # noqa: ANN201
     return check
 
 
-def summary_stored(session_id: str):  # noqa: ANN201
+def summary_stored(session_id: str) -> Check:
     def check(home: Path, _stdout: bytes) -> str:
         data = (home / "project-contexts.json").read_bytes()
         return "" if f"session:{session_id}".encode() in data else "no session summary was stored"
@@ -416,7 +423,7 @@ def cache_snapshot(home: Path) -> dict[str, int]:
     )
 
 
-def served_from_cache():  # noqa: ANN201
+def served_from_cache() -> tuple[Callable[[Path], None], Check]:
     """prepare + check of the cached case: the cache files must not be rewritten by the run."""
     seen: dict[str, dict[str, int]] = {}
 
@@ -439,10 +446,10 @@ def served_from_cache():  # noqa: ANN201
     return prepare, check
 
 
-def seed_homes(root: Path) -> tuple[Path, Path, dict[str, int], dict]:
+def seed_homes(root: Path) -> tuple[Path, Path, dict[str, int], dict[str, str]]:
     """A full home, the same with a journal of 40 tool calls, and the known error to replay."""
     from artibot_memory.core import clock  # noqa: PLC0415
-    from artibot_memory.plugin import fast
+    from artibot_memory.plugin import fast  # noqa: PLC0415 - the product loads only to seed
 
     full = root / "seed-full"
     full.mkdir(mode=0o700)
@@ -459,7 +466,7 @@ def seed_homes(root: Path) -> tuple[Path, Path, dict[str, int], dict]:
     return full, with_journal, counts, known
 
 
-def known_error(home: Path) -> dict:
+def known_error(home: Path) -> dict[str, str]:
     """A stored, resolved error of the session's project, to replay as a failure."""
     entries = json.loads((home / "error-patterns.json").read_bytes())["entries"]
     entry = next(e for e in entries if e["project"] == PROJECT and e.get("resolution"))
@@ -468,7 +475,7 @@ def known_error(home: Path) -> dict:
     return {"id": entry["id"], "command": command, "error": output}
 
 
-def previous_session_calls() -> list[dict]:
+def previous_session_calls() -> list[dict[str, Any]]:
     """40 tool calls of a previous session: commands, edits, failures and their fixes."""
     calls = []
     for index in range(40):
@@ -555,19 +562,19 @@ def in_process_breakdown(
     by name, so a renamed step shows up as missing rather than silently wrong), each run on a
     fresh copy of the seeded home.
     """
+    # render_summary and read_transcript: what lifecycle.on_session_end calls, imported from
+    # the rooms they live in (lifecycle does not re-export them).
     from artibot_memory import lifecycle  # noqa: PLC0415
     from artibot_memory.api.memories import save  # noqa: PLC0415
     from artibot_memory.api.prune import prune  # noqa: PLC0415
+    from artibot_memory.capture.summary import render_summary  # noqa: PLC0415
+    from artibot_memory.capture.transcript import read_transcript  # noqa: PLC0415
     from artibot_memory.core.project import project_of  # noqa: PLC0415
     from artibot_memory.store.model import MemoryType, Source  # noqa: PLC0415
 
-    # The functions lifecycle.on_session_end calls, taken from the hooks module itself, so the
-    # benchmark follows them when they move between modules.
-    read_transcript, render_summary = lifecycle.read_transcript, lifecycle.render_summary
-
     steps: dict[str, list[float]] = {}
 
-    def timed(name: str, fn, *args, **kwargs):  # noqa: ANN001, ANN002, ANN003, ANN202
+    def timed(name: str, fn: Callable[P, R], *args: P.args, **kwargs: P.kwargs) -> R:
         start = time.perf_counter()
         result = fn(*args, **kwargs)
         steps.setdefault(name, []).append(time.perf_counter() - start)
@@ -648,8 +655,16 @@ def in_process_breakdown(
 
 
 def real_python(given: str | None) -> str:
+    """The interpreter to time: a shim resolved to its binary, but a venv's own python kept.
+
+    A venv's ``bin/python`` is a link to the base binary; resolving it would leave the venv
+    and its packages behind (the hooks would then find no pydantic and start the plugin's
+    bootstrap in the middle of the benchmark).
+    """
     if given:
         return shutil.which(given) or given
+    if sys.prefix != sys.base_prefix:
+        return sys.executable
     return os.path.realpath(sys.executable)
 
 
@@ -709,7 +724,9 @@ def site_cost(python: str, env: dict[str, str]) -> str:
 
 
 # As bin/artibot-memory does: the plugin root first on sys.path (a clean venv has no install).
-IMPORT_HOOKS = f"import sys; sys.path.insert(0, {str(common.ROOT)!r}); import artibot_memory.lifecycle"
+IMPORT_HOOKS = (
+    f"import sys; sys.path.insert(0, {str(common.ROOT)!r}); import artibot_memory.lifecycle"
+)
 
 
 def interpreter_label(args: argparse.Namespace) -> str:
@@ -760,7 +777,10 @@ def main(argv: list[str] | None = None) -> int:
         cached = seed_cached_home(full, root, hook_argv("SessionStart", python), env)
         prepare_cached, check_cached = served_from_cache()
         become_subreaper()
-        dumps = lambda payload: json.dumps(payload).encode()  # noqa: E731
+
+        def dumps(payload: dict[str, Any]) -> bytes:
+            return json.dumps(payload).encode()
+
         cases = [
             Case("python3 -c pass (baseline)", [python, "-c", "pass"]),
             Case("python3 -S -c pass", [python, "-S", "-c", "pass"]),
@@ -864,6 +884,9 @@ def main(argv: list[str] | None = None) -> int:
             print(f"in-process breakdown failed: {breakdown_error}")
         else:
             breakdown_error = ""
+        # A hook may have left a detached worker behind (SessionEnd's ingest, a bootstrap):
+        # the temporary folder goes only once they are done.
+        wait_for_detached(WORKER_TIMEOUT)
 
     body = report(cases, breakdown, counts, site, transcript is not None, args, profiles)
     if breakdown_error:

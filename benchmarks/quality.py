@@ -43,11 +43,19 @@ import sys
 import tempfile
 import time
 from collections import Counter, defaultdict
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
+from typing import Any
 
 import common
+
+# Imported here, before any freeze_time: a pydantic model first built while freezegun has
+# swapped datetime for its FakeDatetime cannot build its schema (pydantic 2.14 refuses it).
+from artibot_memory.api.memories import clean_text
+from artibot_memory.api.transfer import import_file
+from artibot_memory.recall.search import search
 
 DEVBENCH = "bench/devbench.json"
 LOCOMO = "bench/locomo10_evidence_corrected.json"
@@ -63,12 +71,6 @@ _REAL = {"perf_counter": time.perf_counter}
 
 def _perf_counter() -> float:
     return _REAL["perf_counter"]()
-
-
-try:
-    from freezegun import freeze_time
-except ImportError:  # the test extra of pyproject.toml
-    freeze_time = None
 
 
 # --- metrics ---------------------------------------------------------------------------------
@@ -106,10 +108,8 @@ class Tally:
 # --- the product, through its public API -----------------------------------------------------
 
 
-def import_memories(home: Path, records: list[dict]) -> tuple[int, int]:
+def import_memories(home: Path, records: list[dict[str, Any]]) -> tuple[int, int]:
     """``transfer.import_file`` of short records; return (imported, expired on arrival)."""
-    from artibot_memory.api.transfer import import_file  # noqa: PLC0415
-
     lines = [json.dumps(record, ensure_ascii=False) for record in records]
     report = import_file(lines, "benchmark", home=home)
     return report.imported, report.expired_on_arrival
@@ -117,25 +117,25 @@ def import_memories(home: Path, records: list[dict]) -> tuple[int, int]:
 
 def ask(home: Path, query: str, by_text: dict[str, set[str]]) -> list[set[str]]:
     """Search as a user would; map each hit back to the benchmark ids of its text."""
-    from artibot_memory.recall.search import search  # noqa: PLC0415
-
     hits = search(query, limit=10, record=False, home=home)
     return [by_text.get(hit.memory.text, {f"?{hit.memory.id}"}) for hit in hits]
 
 
 def text_map(texts_and_ids: list[tuple[str, str]]) -> dict[str, set[str]]:
     """Stored text (as ``memory.clean_text`` leaves it) -> the benchmark ids that carry it."""
-    from artibot_memory.api.memories import clean_text  # noqa: PLC0415
-
     mapping: dict[str, set[str]] = defaultdict(set)
     for text, ident in texts_and_ids:
         mapping[clean_text(text)].add(ident)
     return mapping
 
 
-def frozen(at: datetime):  # noqa: ANN201
-    if freeze_time is None:
-        raise SystemExit("freezegun is needed (pip install freezegun, or the project's test extra)")
+def frozen(at: datetime) -> AbstractContextManager[object]:
+    try:
+        from freezegun import freeze_time  # noqa: PLC0415 - optional: the test extra has it
+    except ImportError:
+        raise SystemExit(
+            "freezegun is needed (pip install freezegun, or the project's test extra)"
+        ) from None
     return freeze_time(at)
 
 
@@ -188,7 +188,9 @@ def words_minus_stopwords(text: str) -> list[str]:
 # --- devbench --------------------------------------------------------------------------------
 
 
-def devbench_records(data: dict, memory_type: str, *, dated: bool) -> list[dict]:
+def devbench_records(
+    data: dict[str, Any], memory_type: str, *, dated: bool
+) -> list[dict[str, Any]]:
     records = []
     for memory in data["memories"]:
         tags = [t for t in memory["tags"] if t not in ("devbench", memory["id"])]
@@ -199,7 +201,7 @@ def devbench_records(data: dict, memory_type: str, *, dated: bool) -> list[dict]
     return records
 
 
-def run_devbench(path: Path) -> dict:
+def run_devbench(path: Path) -> dict[str, Any]:
     data = json.loads(path.read_text(encoding="utf-8"))
     newest = max(
         datetime.fromisoformat(m["created_at_iso"].replace("Z", "+00:00")) for m in data["memories"]
@@ -261,7 +263,7 @@ def run_devbench(path: Path) -> dict:
 # --- LoCoMo ----------------------------------------------------------------------------------
 
 
-def locomo_turns(conversation: dict) -> list[tuple[str, str]]:
+def locomo_turns(conversation: dict[str, Any]) -> list[tuple[str, str]]:
     turns, number = [], 1
     while f"session_{number}_date_time" in conversation:
         for turn in conversation.get(f"session_{number}") or []:
@@ -273,7 +275,7 @@ def locomo_turns(conversation: dict) -> list[tuple[str, str]]:
     return turns
 
 
-def run_locomo(path: Path, limit: int | None) -> dict:
+def run_locomo(path: Path, limit: int | None) -> dict[str, Any]:
     data = json.loads(path.read_text(encoding="utf-8"))[:limit]
     ours: dict[int, Tally] = defaultdict(Tally)
     baselines = {
@@ -341,7 +343,7 @@ KOREAN_MEMORIES = (
     ("ko-11", "사용자 프로필 이미지는 S3 버킷에 저장한다"),
     ("ko-12", "에러 로그는 Sentry로 전송하고 슬랙 알림을 보낸다"),
 )
-KOREAN_QUERIES = (
+KOREAN_QUERIES: tuple[tuple[str, set[str]], ...] = (
     ("배포를 어떻게 해?", {"ko-1"}),
     ("로그인 세션이 언제 만료돼?", {"ko-2"}),
     ("마이그레이션은 뭘로 관리해?", {"ko-3"}),
@@ -416,7 +418,7 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-def devbench_report(results: dict) -> list[str]:
+def devbench_report(results: dict[str, Any]) -> list[str]:
     rows = []
     for name, result in results.items():
         t: Tally = result["tally"]
@@ -465,7 +467,7 @@ def devbench_report(results: dict) -> list[str]:
     ]
 
 
-def locomo_report(result: dict, limit: int | None) -> list[str]:
+def locomo_report(result: dict[str, Any], limit: int | None) -> list[str]:
     names = ["ours (search, through the API)", *result["baselines"]]
     tallies = [result["ours"], *result["baselines"].values()]
     rows = []

@@ -15,7 +15,8 @@ part alone. "ours, ranked" is the full ranking; "ours, relevant" keeps only memo
 
 Run: ``python benchmarks/retrieval_quality.py [--sweep] [--speed]``; ``--sweep`` shows what the
 relevance threshold costs, ``--speed`` times tokenising and a 100k-document index. The shared
-directory is found through ``$ARTIBOT_SHARED``, else ``../shared`` beside the repository. With the rank-bm25 package importable, its BM25Okapi is added as a cross-check.
+directory is found through ``$ARTIBOT_SHARED``, else ``../shared`` beside the repository. With
+the rank-bm25 package importable, its BM25Okapi is added as a cross-check.
 """
 
 from __future__ import annotations
@@ -31,9 +32,12 @@ import time
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
+from typing import Any
 
 from artibot_memory.recall import scoring
+from artibot_memory.text import stemmer
 from artibot_memory.text import tokens as text_module
 from artibot_memory.text.tokens import tokenize
 
@@ -197,7 +201,7 @@ class Tally:
 # --- benchmarks
 
 
-def devbench_documents(memories: list[dict]) -> list[str]:
+def devbench_documents(memories: list[dict[str, Any]]) -> list[str]:
     """Content plus tags; the memory's own id tag and the dataset tag are bookkeeping, not text."""
     texts = []
     for memory in memories:
@@ -217,7 +221,7 @@ def run_devbench(path: Path, ranker: Ranker) -> Tally:
     return tally
 
 
-def locomo_turns(conversation: dict) -> list[tuple[str, str]]:
+def locomo_turns(conversation: dict[str, Any]) -> list[tuple[str, str]]:
     turns, number = [], 1
     while f"session_{number}_date_time" in conversation:
         for turn in conversation.get(f"session_{number}", []):
@@ -317,7 +321,7 @@ def report_speed(shared: Path, count: int = 100_000, queries: int = 50) -> None:
     texts = [text for sample in _locomo(shared) for _, text in locomo_turns(sample["conversation"])]
     words = sum(len(text.split()) for text in texts)
     text_module._chunk_tokens.cache_clear()  # noqa: SLF001 - measure a cold cache
-    text_module.porter_stem.cache_clear()
+    stemmer.porter_stem.cache_clear()
     cold = _timed(lambda: [tokenize(text) for text in texts])
     warm = _timed(lambda: [tokenize(text) for text in texts])
     print(f"\ntokenize {len(texts):,} LoCoMo turns ({words:,} words): {cold:.2f} s cold cache, "
@@ -326,13 +330,15 @@ def report_speed(shared: Path, count: int = 100_000, queries: int = 50) -> None:
     docs = synthetic_documents(count)
     rng = random.Random(11)
     asks = [rng.sample(docs[rng.randrange(count)], 3) for _ in range(queries)]
-    one_shot = sorted(
-        _timed(lambda ask=ask: scoring.KeywordIndex(docs).scores(ask)) for ask in asks
-    )
+
+    def fresh_index_search(ask: list[str]) -> object:
+        return scoring.KeywordIndex(docs).scores(ask)
+
+    one_shot = sorted(_timed(partial(fresh_index_search, ask)) for ask in asks)
     index = scoring.KeywordIndex(docs)
     for ask in asks:
         index.scores(ask)
-    again = sorted(_timed(lambda ask=ask: index.scores(ask)) for ask in asks)
+    again = sorted(_timed(partial(index.scores, ask)) for ask in asks)
     print(f"search {count:,} synthetic documents ({sum(map(len, docs)):,} tokens, Zipf over "
           f"50k words), {queries} queries of 3 words from a document: fresh index + query "
           f"median {_ms(one_shot, 0.5)}, p90 {_ms(one_shot, 0.9)}, max {_ms(one_shot, 1.0)}; "
@@ -356,8 +362,10 @@ def _spin() -> None:
         pass
 
 
-def _locomo(shared: Path) -> list[dict]:
-    return json.loads((shared / "bench" / "locomo10_evidence_corrected.json").read_text("utf-8"))
+def _locomo(shared: Path) -> list[dict[str, Any]]:
+    path = shared / "bench" / "locomo10_evidence_corrected.json"
+    samples: list[dict[str, Any]] = json.loads(path.read_text("utf-8"))
+    return samples
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -35,11 +35,20 @@ import subprocess
 import sys
 import tempfile
 import time
-from datetime import timedelta
+from collections.abc import Callable
+from datetime import datetime, timedelta
 from pathlib import Path
+from typing import TYPE_CHECKING, Any, TypeVar, cast
+from unittest import mock
 
 import common
 import corpus
+
+if TYPE_CHECKING:
+    from artibot_memory.recall.scoring import KeywordIndex
+    from artibot_memory.store.model import Memory, MemoryType
+
+R = TypeVar("R")
 
 TARGET_SECONDS, TARGET_RSS_MB = 1.0, 150.0
 SEED = 7
@@ -103,11 +112,8 @@ def generate(home: Path, size: int) -> float:
     started = time.perf_counter()
     now = clock.now()
     rng = random.Random(SEED)
-    real_redact = api.redact
-    api.redact = lambda text: (
-        text
-    )  # generated text holds no secret; redaction would triple the time
-    try:
+    # Generated text holds no secret; redaction would triple the time.
+    with mock.patch.object(api, "redact", lambda text: text):
         memories = []
         for _ in range(size):
             project = (
@@ -129,8 +135,6 @@ def generate(home: Path, size: int) -> float:
             )
             memory.access_count = rng.randint(0, 6)
             memories.append(memory)
-    finally:
-        api.redact = real_redact
     home.mkdir(mode=0o700, parents=True, exist_ok=True)
     corpus.write_store(home, "context", memories)
     return time.perf_counter() - started
@@ -139,14 +143,14 @@ def generate(home: Path, size: int) -> float:
 # --- workers (each in a fresh subprocess; print one JSON object) -----------------------------
 
 
-def worker_baseline(_home: Path) -> dict:
+def worker_baseline(_home: Path) -> dict[str, Any]:
     import artibot_memory.api.memories  # noqa: PLC0415
     import artibot_memory.recall.search  # noqa: F401, PLC0415
 
     return {"rss_mb": rss_mb()}
 
 
-def worker_search(home: Path) -> dict:
+def worker_search(home: Path) -> dict[str, Any]:
     from artibot_memory.recall.search import search  # noqa: PLC0415
 
     rss_import = rss_mb()
@@ -172,7 +176,7 @@ def worker_search(home: Path) -> dict:
     }
 
 
-def search_steps(home: Path, query: str, repeats: int = 3) -> dict:
+def search_steps(home: Path, query: str, repeats: int = 3) -> dict[str, float]:
     """One search taken apart: the same calls ``search.search`` makes, timed one by one.
 
     Each step is the best of ``repeats`` runs: on a loaded machine a single run of a step may
@@ -181,13 +185,13 @@ def search_steps(home: Path, query: str, repeats: int = 3) -> dict:
     import orjson  # noqa: PLC0415
 
     from artibot_memory.core import clock  # noqa: PLC0415
-    from artibot_memory.recall import scoring
+    from artibot_memory.recall import scoring  # noqa: PLC0415
     from artibot_memory.store.jsonfile import parse_store_bytes  # noqa: PLC0415
     from artibot_memory.text.tokens import tokenize  # noqa: PLC0415
 
     best: dict[str, float] = {}
 
-    def step(name, fn, *args):  # noqa: ANN001, ANN002, ANN202
+    def step(name: str, fn: Callable[..., R], *args: object) -> R:
         started = time.perf_counter()
         result = fn(*args)
         elapsed = time.perf_counter() - started
@@ -208,7 +212,7 @@ def search_steps(home: Path, query: str, repeats: int = 3) -> dict:
         index = step("build the index (KeywordIndex)", scoring.KeywordIndex, docs)
         step("score and rank the query", _ranked, index, tokenize(query))
     parsed = best.pop("parse + migrate + validate (parse_store_bytes)")
-    steps = {}
+    steps: dict[str, float] = {}
     for name, value in best.items():
         steps[name] = value
         if name.startswith("parse JSON"):
@@ -218,35 +222,35 @@ def search_steps(home: Path, query: str, repeats: int = 3) -> dict:
     return steps
 
 
-def _live_memories(memories: list, now: object) -> list:
+def _live_memories(memories: list[Memory], now: datetime) -> list[Memory]:
     from artibot_memory.recall import search  # noqa: PLC0415
 
     return [m for m in memories if m.state in search.SEARCHABLE_STATES and not m.is_expired(now)]
 
 
-def _all_tokens(memories: list) -> list[list[str]]:
+def _all_tokens(memories: list[Memory]) -> list[list[str]]:
     from artibot_memory.recall import search  # noqa: PLC0415
 
     return [search.document_tokens(m) for m in memories]
 
 
-def _ranked(index: object, query_tokens: list[str]) -> list:
+def _ranked(index: KeywordIndex, query_tokens: list[str]) -> list[tuple[int, float]]:
     return sorted(index.scores(query_tokens).items(), key=lambda p: -p[1])
 
 
-def worker_load_save(home: Path) -> dict:
+def worker_load_save(home: Path) -> dict[str, Any]:
 
     from artibot_memory.api import memories as api  # noqa: PLC0415
     from artibot_memory.store.jsonfile import Store  # noqa: PLC0415
     from artibot_memory.store.model import MemoryType  # noqa: PLC0415
     from artibot_memory.store.table import StoreSpec, spec_for  # noqa: PLC0415
 
-    real_spec_for = api.spec_for
-    def uncapped(memory_type: object) -> StoreSpec:  # a direct file has no cap
-        spec = real_spec_for(memory_type)
+    def uncapped(memory_type: MemoryType | str) -> StoreSpec:  # a direct file has no cap
+        spec = spec_for(memory_type)
         return StoreSpec(spec.type, spec.filename, spec.id_prefix, spec.ttl, 10**9)
 
-    api.spec_for = uncapped
+    # Saves go through the API, which takes its store specs from its own name `spec_for`.
+    mock.patch.object(api, "spec_for", uncapped).start()  # for the rest of this worker process
     store = Store(spec_for(MemoryType.CONTEXT), home)
     loads, saves = [], []
     for _ in range(3):
@@ -280,29 +284,33 @@ def worker_load_save(home: Path) -> dict:
 # --- prototypes ------------------------------------------------------------------------------
 
 
-def _raw_entries(home: Path) -> list[dict]:
+def _raw_entries(home: Path) -> list[dict[str, Any]]:
     import orjson  # noqa: PLC0415
 
-    return orjson.loads((home / FILENAME).read_bytes())["entries"]
+    entries: list[dict[str, Any]] = orjson.loads((home / FILENAME).read_bytes())["entries"]
+    return entries
 
 
-def _doc_tokens(entry: dict) -> list[str]:
+def _doc_tokens(entry: dict[str, Any]) -> list[str]:
     from types import SimpleNamespace  # noqa: PLC0415
 
     from artibot_memory.recall.search import document_tokens  # noqa: PLC0415
 
+    # Duck-typed: document_tokens reads only these three fields, and the point is no pydantic.
     shim = SimpleNamespace(text=entry["text"], key=entry.get("key"), tags=entry.get("tags") or [])
-    return document_tokens(shim)
+    return document_tokens(cast("Memory", shim))
 
 
-def _live(entry: dict, now_iso: str) -> bool:
+def _live(entry: dict[str, Any], now_iso: str) -> bool:
     expires = entry.get("expires_at")
     return entry.get("state") in ("active", "resolved", "stale") and (
         not expires or expires > now_iso
     )
 
 
-def _top_validated(entries: list[dict], scores: dict[int, float], limit: int = 10) -> list:
+def _top_validated(
+    entries: list[dict[str, Any]], scores: dict[int, float], limit: int = 10
+) -> list[Memory]:
     from artibot_memory.store.model import Memory  # noqa: PLC0415
 
     best = sorted(scores.items(), key=lambda p: -p[1])[:limit]
@@ -330,7 +338,7 @@ def build_token_cache(home: Path) -> float:
     return time.perf_counter() - started
 
 
-def worker_token_cache(home: Path) -> dict:
+def worker_token_cache(home: Path) -> dict[str, Any]:
     """Prototype: orjson dicts (no pydantic on load), tokens from the cache, validate only the top 10."""
     import marshal  # noqa: PLC0415
 
@@ -411,7 +419,7 @@ def build_fts(home: Path) -> float:
     return time.perf_counter() - started
 
 
-def worker_fts(home: Path) -> dict:
+def worker_fts(home: Path) -> dict[str, Any]:
     """Prototype: FTS5 finds the candidates (top 500 by its bm25); our BM25 rescored; 10 records validated."""
     import math  # noqa: PLC0415
     import sqlite3  # noqa: PLC0415
@@ -466,7 +474,7 @@ def worker_fts(home: Path) -> dict:
     return {"times": times, "rss_mb": rss_mb(), "sidecar_bytes": _fts_path(home).stat().st_size}
 
 
-def worker_builds(home: Path) -> dict:
+def worker_builds(home: Path) -> dict[str, Any]:
     """The one-off builds of both prototypes (their own subprocess: not in the query RSS)."""
     tokens = build_token_cache(home)
     return {
@@ -504,7 +512,7 @@ WORKERS = {
 }
 
 
-def run_worker(name: str, home: Path) -> dict:
+def run_worker(name: str, home: Path) -> dict[str, Any]:
     done = subprocess.run(
         [sys.executable, __file__, "--worker", name, str(home)], capture_output=True, check=False
     )
@@ -512,7 +520,8 @@ def run_worker(name: str, home: Path) -> dict:
         raise SystemExit(
             f"worker {name} failed on {home.name}:\n{done.stderr.decode(errors='replace')[-2000:]}"
         )
-    return json.loads(done.stdout)
+    result: dict[str, Any] = json.loads(done.stdout)
+    return result
 
 
 # --- report ----------------------------------------------------------------------------------
@@ -536,7 +545,7 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps(result))
         return 0
     sizes = [int(s) for s in args.sizes.split(",")]
-    results: dict[int, dict] = {}
+    results: dict[int, dict[str, Any]] = {}
     with tempfile.TemporaryDirectory(prefix="artibot-scale-") as tmp:
         os.environ["ARTIBOT_MEMORY_HOME"] = tmp
         for size in sizes:
@@ -566,7 +575,13 @@ def _growth(values: dict[int, float], sizes: list[int]) -> str:
     return ", ".join(parts)
 
 
-def report(sizes: list[int], results: dict[int, dict], baseline: dict, *, prototypes: bool) -> str:
+def report(
+    sizes: list[int],
+    results: dict[int, dict[str, Any]],
+    baseline: dict[str, Any],
+    *,
+    prototypes: bool,
+) -> str:
     big = sizes[-1]
     med = {s: common.median(results[s]["search"]["times"]) for s in sizes}
     warm = {s: common.median(results[s]["search"]["warm"]) for s in sizes}

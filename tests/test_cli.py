@@ -9,7 +9,10 @@ from pathlib import Path
 import pytest
 from freezegun import freeze_time
 
+from artibot_memory.cli import app
 from artibot_memory.cli.app import main
+from artibot_memory.recall.known_errors import find_fix
+from artibot_memory.text.signature import error_signature
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
@@ -18,11 +21,13 @@ def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
     return code, out, err
 
 
-def test_search_for_something_never_stored_prints_nothing(capsys):
+def test_search_for_something_never_stored_prints_nothing(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     assert run(capsys, "search", "anything") == (0, "", "")
 
 
-def test_save_then_search_round_trip_in_text_and_json(capsys):
+def test_save_then_search_round_trip_in_text_and_json(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "save", "preference", "Use pnpm, not npm", "--key", "pm")
     assert code == 0
     assert out.startswith("saved pref-")
@@ -34,7 +39,7 @@ def test_save_then_search_round_trip_in_text_and_json(capsys):
     assert "Use pnpm, not npm" in out
 
 
-def test_list_show_forget_round_trip(capsys):
+def test_list_show_forget_round_trip(capsys: pytest.CaptureFixture[str]) -> None:
     run(capsys, "save", "context", "The shop uses Postgres", "--project", "shop", "--tag", "db")
     _, out, _ = run(capsys, "list", "--json")
     [entry] = json.loads(out)
@@ -46,7 +51,7 @@ def test_list_show_forget_round_trip(capsys):
     assert run(capsys, "list", "--json")[1].strip() == "[]"
 
 
-def test_forget_by_key(capsys):
+def test_forget_by_key(capsys: pytest.CaptureFixture[str]) -> None:
     run(capsys, "save", "preference", "tabs", "--key", "indent")
     code, out, _ = run(capsys, "forget", "--key", "indent", "--json")
     assert code == 0
@@ -63,7 +68,9 @@ def test_forget_by_key(capsys):
         pytest.param(["prune", "--extend-ttl", "cmd-1", "soon"], "must be a number", id="bad-days"),
     ],
 )
-def test_user_errors_exit_1_with_one_line_and_no_traceback(capsys, argv, message):
+def test_user_errors_exit_1_with_one_line_and_no_traceback(
+    capsys: pytest.CaptureFixture[str], argv: list[str], message: str
+) -> None:
     code, out, err = run(capsys, *argv)
     assert code == 1
     assert out == ""
@@ -72,13 +79,16 @@ def test_user_errors_exit_1_with_one_line_and_no_traceback(capsys, argv, message
     assert "Traceback" not in err
 
 
-def test_an_unknown_type_is_a_usage_error_with_exit_2(capsys):
+@pytest.mark.usefixtures("capsys")  # argparse prints its usage: keep it out of the run's output
+def test_an_unknown_type_is_a_usage_error_with_exit_2() -> None:
     with pytest.raises(SystemExit) as caught:
         main(["save", "recipe", "x"])
     assert caught.value.code == 2
 
 
-def test_a_corrupt_store_makes_verbs_fail_naming_the_file(capsys, memory_home: Path):
+def test_a_corrupt_store_makes_verbs_fail_naming_the_file(
+    capsys: pytest.CaptureFixture[str], memory_home: Path
+) -> None:
     memory_home.mkdir(parents=True)
     (memory_home / "project-contexts.json").write_text("{oops")
     code, _, err = run(capsys, "list")
@@ -88,7 +98,9 @@ def test_a_corrupt_store_makes_verbs_fail_naming_the_file(capsys, memory_home: P
     assert (memory_home / "project-contexts.json").read_text() == "{oops"
 
 
-def test_prune_without_a_terminal_and_without_yes_only_reports(capsys):
+def test_prune_without_a_terminal_and_without_yes_only_reports(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     with freeze_time("2026-01-01") as clock:
         run(capsys, "save", "command", "ls", "--project", "p")
         clock.tick(timedelta(days=8))
@@ -102,9 +114,9 @@ def test_prune_without_a_terminal_and_without_yes_only_reports(capsys):
         assert "nothing to prune" in run(capsys, "prune")[1]
 
 
-def test_prune_asks_and_deletes_on_yes(capsys, monkeypatch):
-    from artibot_memory.cli import app
-
+def test_prune_asks_and_deletes_on_yes(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setattr(app, "ask", lambda question: "Delete these 1" in question)
     with freeze_time("2026-01-01") as clock:
         run(capsys, "save", "command", "ls", "--project", "p")
@@ -112,7 +124,7 @@ def test_prune_asks_and_deletes_on_yes(capsys, monkeypatch):
         assert "deleted 1 memories" in run(capsys, "prune")[1]
 
 
-def test_stats_reports_every_store(capsys):
+def test_stats_reports_every_store(capsys: pytest.CaptureFixture[str]) -> None:
     run(capsys, "save", "command", "make", "--project", "p")
     _, out, _ = run(capsys, "stats", "--json")
     rows = {row["type"]: row for row in json.loads(out)}
@@ -122,7 +134,7 @@ def test_stats_reports_every_store(capsys):
     assert rows["command"]["bytes"] > 0
 
 
-def test_context_prints_the_session_start_text(capsys):
+def test_context_prints_the_session_start_text(capsys: pytest.CaptureFixture[str]) -> None:
     run(capsys, "save", "preference", "Answer in Korean")
     _, out, _ = run(capsys, "context", "--project", "anything")
     assert "Answer in Korean" in out
@@ -130,7 +142,9 @@ def test_context_prints_the_session_start_text(capsys):
     assert json.loads(out)["chars"] > 0
 
 
-def test_export_and_import_through_the_cli(capsys, tmp_path: Path, monkeypatch):
+def test_export_and_import_through_the_cli(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     run(capsys, "save", "preference", "tabs", "--key", "indent")
     _, out, _ = run(capsys, "export")
     path = tmp_path / "dump.jsonl"
@@ -140,31 +154,35 @@ def test_export_and_import_through_the_cli(capsys, tmp_path: Path, monkeypatch):
     assert (code, out.strip()) == (0, "imported 1 memories")
 
 
-def test_python_dash_m_runs_the_cli(memory_home: Path):
+def test_python_dash_m_runs_the_cli(memory_home: Path) -> None:
     done = subprocess.run(
         [sys.executable, "-m", "artibot_memory", "search", "nothing"],
-        capture_output=True, text=True, check=False, env={"ARTIBOT_MEMORY_HOME": str(memory_home), "PATH": ""},
+        capture_output=True,
+        text=True,
+        check=False,
+        env={"ARTIBOT_MEMORY_HOME": str(memory_home), "PATH": ""},
     )
     assert (done.returncode, done.stdout, done.stderr) == (0, "", "")
 
 
-def test_save_error_with_a_fix_is_offered_by_the_fast_hook(capsys, memory_home: Path):
-    from artibot_memory.recall.known_errors import find_fix
-
+def test_save_error_with_a_fix_is_offered_by_the_fast_hook(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     error = "ModuleNotFoundError: No module named 'yaml'"
-    code, _, _ = run(capsys, "save", "error", error, "--fix", "pip install pyyaml", "--project", "shop")
+    code, _, _ = run(
+        capsys, "save", "error", error, "--fix", "pip install pyyaml", "--project", "shop"
+    )
     assert code == 0
     _, out, _ = run(capsys, "list", "--type", "error", "--json")
     [entry] = json.loads(out)
     assert entry["state"] == "resolved"
-    from artibot_memory.text.signature import error_signature
 
     fix = find_fix(error_signature("Exit code 1\n" + error), None)
     assert fix is not None
     assert fix["resolution"] == "pip install pyyaml"
 
 
-def test_a_fix_on_anything_but_an_error_is_refused(capsys):
+def test_a_fix_on_anything_but_an_error_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
     code, _, err = run(capsys, "save", "preference", "tabs", "--fix", "x")
     assert code == 1
     assert "--fix goes with" in err

@@ -147,7 +147,8 @@ def stored(memory_type: str) -> list[dict[str, Any]]:
     from artibot_memory.store.table import spec_for  # noqa: PLC0415
 
     path = Path(os.environ["ARTIBOT_MEMORY_HOME"]) / spec_for(memory_type).filename
-    return json.loads(path.read_bytes())["entries"]
+    entries: list[dict[str, Any]] = json.loads(path.read_bytes())["entries"]
+    return entries
 
 
 def every_json_file_parses(home: Path) -> bool:
@@ -158,7 +159,7 @@ def every_json_file_parses(home: Path) -> bool:
     return True
 
 
-def test_sixteen_processes_saving_at_once_lose_nothing(memory_home: Path):
+def test_sixteen_processes_saving_at_once_lose_nothing(memory_home: Path) -> None:
     batches = run_together(memory_home, [(save_batch, worker) for worker in range(WORKERS)])
     ids = {memory_id for batch in batches for memory_id in batch}
     assert len(ids) == WORKERS * SAVES_PER_WORKER
@@ -172,7 +173,7 @@ def test_sixteen_processes_saving_at_once_lose_nothing(memory_home: Path):
     assert not list(memory_home.glob("*.tmp")) + list(memory_home.glob("backups/*.tmp"))
 
 
-def test_sixteen_processes_of_hooks_at_once_lose_no_record(memory_home: Path):
+def test_sixteen_processes_of_hooks_at_once_lose_no_record(memory_home: Path) -> None:
     counts = run_together(memory_home, [(feed_hooks, worker) for worker in range(WORKERS)])
     successes, failures = (sum(c[i] for c in counts) for i in (0, 1))
     report = ingest()
@@ -184,7 +185,7 @@ def test_sixteen_processes_of_hooks_at_once_lose_no_record(memory_home: Path):
     assert not list(memory_home.glob("journal*"))
 
 
-def test_saves_racing_with_hooks_ingest_and_prune_lose_nothing(memory_home: Path):
+def test_saves_racing_with_hooks_ingest_and_prune_lose_nothing(memory_home: Path) -> None:
     savers = [(save_batch, worker) for worker in range(8)]
     feeders = [(feed_hooks, worker) for worker in range(8, 14)]
     results = run_together(memory_home, [*savers, *feeders, (keep_ingesting, 0), (keep_pruning, 0)])

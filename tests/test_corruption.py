@@ -8,6 +8,7 @@ import subprocess
 import sys
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
+from typing import Any, cast
 
 import pytest
 from freezegun import freeze_time
@@ -72,8 +73,12 @@ def is_one_clear_line(err: str, path: Path) -> bool:
 @pytest.mark.parametrize("memory_type", STORE_FILES)
 @pytest.mark.parametrize("corruption", [pytest.param(p.values, id=p.id) for p in CORRUPTIONS])
 def test_every_verb_touching_a_broken_store_fails_with_one_line_and_leaves_it_alone(
-    memory_home: Path, tmp_path: Path, capsys, memory_type, corruption
-):
+    memory_home: Path,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    memory_type: str,
+    corruption: tuple[bytes, str],
+) -> None:
     content, problem = corruption
     path = corrupt_store(memory_home, memory_type, content)
     import_file = tmp_path / "in.jsonl"
@@ -91,8 +96,8 @@ def test_every_verb_touching_a_broken_store_fails_with_one_line_and_leaves_it_al
 
 @pytest.mark.parametrize(("content", "problem"), CORRUPTIONS)
 def test_after_repair_the_original_bytes_are_kept_in_the_timestamped_file(
-    memory_home: Path, capsys, content, problem
-):
+    memory_home: Path, capsys: pytest.CaptureFixture[str], content: bytes, problem: str
+) -> None:
     path = corrupt_store(memory_home, "error", content)
     main(["doctor", "--repair"])
     capsys.readouterr()
@@ -104,10 +109,10 @@ def test_after_repair_the_original_bytes_are_kept_in_the_timestamped_file(
     assert main(["list"]) == 0
 
 
-def test_the_real_command_prints_one_line_and_no_traceback(tmp_path: Path):
+def test_the_real_command_prints_one_line_and_no_traceback(tmp_path: Path) -> None:
     homes = [tmp_path / f"home-{p.id}" for p in CORRUPTIONS]
     paths = [
-        corrupt_store(home, "preference", p.values[0])
+        corrupt_store(home, "preference", cast("bytes", p.values[0]))
         for home, p in zip(homes, CORRUPTIONS, strict=True)
     ]
     running = [
@@ -124,6 +129,7 @@ def test_the_real_command_prints_one_line_and_no_traceback(tmp_path: Path):
         out, err = process.communicate(timeout=120)
         assert (param.id, process.returncode, out) == (param.id, 1, "")
         assert is_one_clear_line(err, path)
+        assert isinstance(param.values[1], str)  # for mypy: the table's second value is the problem
         assert param.values[1] in err
 
 
@@ -140,7 +146,7 @@ def hook_env() -> dict[str, str]:
     return {k: v for k, v in os.environ.items() if k not in (DATA_ENV, RELAYED_ENV)}
 
 
-def run_hook_process(event: str, payload: dict) -> subprocess.CompletedProcess[bytes]:
+def run_hook_process(event: str, payload: dict[str, Any]) -> subprocess.CompletedProcess[bytes]:
     return subprocess.run(  # noqa: S603 - our own entry script
         hook_argv(event),
         env=hook_env(),
@@ -152,7 +158,7 @@ def run_hook_process(event: str, payload: dict) -> subprocess.CompletedProcess[b
 
 
 def run_hooks_at_once(
-    events: list[tuple[str, dict]],
+    events: list[tuple[str, dict[str, Any]]],
 ) -> dict[str, subprocess.CompletedProcess[bytes]]:
     """Run one hook process per (event, payload) concurrently, as Claude Code may."""
     running = {
@@ -194,7 +200,7 @@ def transcript(tmp_path: Path) -> Path:
     return path
 
 
-def hook_payloads(tmp_path: Path) -> list[tuple[str, dict]]:
+def hook_payloads(tmp_path: Path) -> list[tuple[str, dict[str, Any]]]:
     base = {
         "session_id": SESSION,
         "cwd": str(tmp_path),
@@ -214,7 +220,7 @@ def hook_payloads(tmp_path: Path) -> list[tuple[str, dict]]:
     ]
 
 
-def journal_records(home: Path) -> list[dict]:
+def journal_records(home: Path) -> list[dict[str, Any]]:
     """Every record waiting in the journal or in takes kept by failed ingests."""
     files = [home / "journal.jsonl", *home.glob("journal.*.ingesting")]
     lines = [line for f in files if f.exists() for line in f.read_text().splitlines()]
@@ -223,8 +229,8 @@ def journal_records(home: Path) -> list[dict]:
 
 @pytest.mark.parametrize(("content", "problem"), CORRUPTIONS)
 def test_hooks_exit_0_silently_keep_capturing_and_log_the_failure(
-    memory_home: Path, tmp_path: Path, content, problem
-):
+    memory_home: Path, tmp_path: Path, content: bytes, problem: str
+) -> None:
     paths = [corrupt_store(memory_home, spec.type.value, content) for spec in STORES]
     done = run_hooks_at_once(hook_payloads(tmp_path))
     broken = {
@@ -244,7 +250,7 @@ def test_hooks_exit_0_silently_keep_capturing_and_log_the_failure(
     assert [p.read_bytes() for p in paths] == [content] * len(paths)
 
 
-def test_a_failing_session_end_worker_is_logged(memory_home: Path, tmp_path: Path):
+def test_a_failing_session_end_worker_is_logged(memory_home: Path, tmp_path: Path) -> None:
     corrupt_store(memory_home, "context", b"{")
     assert is_hook_contract(run_hook_process(*hook_payloads(tmp_path)[-1]))
     wait_for_workers(memory_home)
@@ -261,7 +267,7 @@ def ingest_after_the_retry_delay() -> None:
 
 def test_captured_commands_survive_a_broken_store_and_arrive_after_repair(
     memory_home: Path, tmp_path: Path
-):
+) -> None:
     corrupt_store(memory_home, "command", b"{")
     payloads = dict(hook_payloads(tmp_path))
     assert is_hook_contract(run_hook_process("PostToolUse", payloads["PostToolUse"]))
@@ -273,7 +279,9 @@ def test_captured_commands_survive_a_broken_store_and_arrive_after_repair(
     assert not list(memory_home.glob("journal*"))
 
 
-def test_a_partly_failed_ingest_does_not_count_a_command_twice(memory_home: Path, tmp_path: Path):
+def test_a_partly_failed_ingest_does_not_count_a_command_twice(
+    memory_home: Path, tmp_path: Path
+) -> None:
     corrupt_store(memory_home, "error", b"{")
     payloads = hook_payloads(tmp_path)
     for event, payload in payloads[:3]:

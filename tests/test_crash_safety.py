@@ -31,7 +31,7 @@ def load_benchmark() -> ModuleType:
     return sys.modules[spec.name]
 
 
-def test_an_import_killed_at_random_moments_loses_nothing(tmp_path: Path):
+def test_an_import_killed_at_random_moments_loses_nothing(tmp_path: Path) -> None:
     crash_safety = load_benchmark()
     trials = crash_safety.run_trials(
         trials=4, seed=4, lines=400, per_store=10, max_delay_ms=150.0, workdir=tmp_path
@@ -39,7 +39,7 @@ def test_an_import_killed_at_random_moments_loses_nothing(tmp_path: Path):
     assert [(t.number, t.failures) for t in trials] == [(n, []) for n in range(1, 5)]
 
 
-def test_the_trial_checks_catch_a_lost_memory_and_a_half_import(tmp_path: Path):
+def test_the_trial_checks_catch_a_lost_memory_and_a_half_import(tmp_path: Path) -> None:
     crash_safety = load_benchmark()
     home = tmp_path / "home"
     crash_safety.seed_home(home, per_store=3)

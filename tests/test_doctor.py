@@ -47,7 +47,9 @@ def two_saves() -> Path:
     return Store(spec_for("preference")).path
 
 
-def test_a_fresh_home_is_healthy_and_diagnose_does_not_create_it(memory_home: Path, capsys):
+def test_a_fresh_home_is_healthy_and_diagnose_does_not_create_it(
+    memory_home: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     checks = doctor.diagnose()
     assert [c.state for c in checks] == ["missing"] * 7
     assert all(check.ok for check in checks)
@@ -57,7 +59,7 @@ def test_a_fresh_home_is_healthy_and_diagnose_does_not_create_it(memory_home: Pa
     assert "--repair" not in out
 
 
-def test_diagnose_counts_entries_and_checks_the_backup():
+def test_diagnose_counts_entries_and_checks_the_backup() -> None:
     two_saves()
     check = check_of("user-preferences.json")
     assert (check.state, check.entries, check.backup, check.backup_entries) == ("ok", 2, "ok", 1)
@@ -65,17 +67,22 @@ def test_diagnose_counts_entries_and_checks_the_backup():
 
 
 @pytest.mark.parametrize(("content", "state", "problem"), BROKEN)
-def test_diagnose_names_what_is_wrong_with_a_store(memory_home: Path, content, state, problem):
+def test_diagnose_names_what_is_wrong_with_a_store(
+    memory_home: Path, content: bytes, state: str, problem: str
+) -> None:
     memory_home.mkdir(mode=0o700)
     (memory_home / "command-history.json").write_bytes(content)
     check = check_of("command-history.json")
     assert check.state == state
+    assert check.problem is not None  # for mypy: narrows str | None
     assert problem in check.problem
     assert not check.ok
     assert (memory_home / "command-history.json").read_bytes() == content
 
 
-def test_a_store_symlinked_out_of_the_home_is_an_unsafe_link(memory_home: Path, tmp_path: Path):
+def test_a_store_symlinked_out_of_the_home_is_an_unsafe_link(
+    memory_home: Path, tmp_path: Path
+) -> None:
     memory_home.mkdir(mode=0o700)
     outside = tmp_path / "outside.json"
     outside.write_bytes(VALID_EMPTY)
@@ -83,7 +90,7 @@ def test_a_store_symlinked_out_of_the_home_is_an_unsafe_link(memory_home: Path, 
     assert check_of("error-patterns.json").state == "unsafe-link"
 
 
-def test_a_corrupt_backup_is_reported_as_not_usable():
+def test_a_corrupt_backup_is_reported_as_not_usable() -> None:
     path = two_saves()
     (path.parent / "backups" / path.name).write_bytes(b"{")
     check = check_of("user-preferences.json")
@@ -91,7 +98,9 @@ def test_a_corrupt_backup_is_reported_as_not_usable():
     assert "backup corrupt (not usable)" in check.line()
 
 
-def test_doctor_exits_1_with_one_line_per_problem_and_the_repair_hint(memory_home: Path, capsys):
+def test_doctor_exits_1_with_one_line_per_problem_and_the_repair_hint(
+    memory_home: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     memory_home.mkdir(mode=0o700)
     (memory_home / "user-preferences.json").write_bytes(b"garbage")
     (memory_home / "error-patterns.json").write_bytes(b"")
@@ -104,7 +113,7 @@ def test_doctor_exits_1_with_one_line_per_problem_and_the_repair_hint(memory_hom
     assert (memory_home / "user-preferences.json").read_bytes() == b"garbage"
 
 
-def test_doctor_json_lists_every_check(capsys):
+def test_doctor_json_lists_every_check(capsys: pytest.CaptureFixture[str]) -> None:
     api.save("error", "boom")
     code, out, _ = run(capsys, "doctor", "--json")
     report = json.loads(out)
@@ -115,7 +124,9 @@ def test_doctor_json_lists_every_check(capsys):
 
 
 @freeze_time("2026-03-04 05:06:07")
-def test_repair_keeps_the_original_bytes_aside_and_restores_the_backup(memory_home: Path, capsys):
+def test_repair_keeps_the_original_bytes_aside_and_restores_the_backup(
+    memory_home: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     path = two_saves()
     path.write_bytes(b'{"schema_version": 1, "entr')
     code, out, _ = run(capsys, "doctor", "--repair")
@@ -138,7 +149,9 @@ def test_repair_keeps_the_original_bytes_aside_and_restores_the_backup(memory_ho
         ),
     ],
 )
-def test_repair_starts_empty_when_the_backup_cannot_be_used(memory_home: Path, backup, why):
+def test_repair_starts_empty_when_the_backup_cannot_be_used(
+    memory_home: Path, backup: bytes | None, why: str
+) -> None:
     memory_home.mkdir(mode=0o700)
     path = memory_home / "project-contexts.json"
     path.write_bytes(b"[1, 2")
@@ -151,7 +164,7 @@ def test_repair_starts_empty_when_the_backup_cannot_be_used(memory_home: Path, b
     assert check_of("project-contexts.json").state == "ok"
 
 
-def test_repair_leaves_a_newer_schema_store_as_it_is(memory_home: Path):
+def test_repair_leaves_a_newer_schema_store_as_it_is(memory_home: Path) -> None:
     memory_home.mkdir(mode=0o700)
     newer = b'{"schema_version": 99, "entries": [{"future": true}]}'
     (memory_home / "error-patterns.json").write_bytes(newer)
@@ -164,7 +177,7 @@ def test_repair_leaves_a_newer_schema_store_as_it_is(memory_home: Path):
 
 def test_repair_moves_an_unsafe_link_aside_without_touching_its_target(
     memory_home: Path, tmp_path: Path
-):
+) -> None:
     memory_home.mkdir(mode=0o700)
     outside = tmp_path / "outside.json"
     outside.write_bytes(VALID_EMPTY)
@@ -180,7 +193,9 @@ def test_repair_moves_an_unsafe_link_aside_without_touching_its_target(
 
 
 @freeze_time("2026-03-04 05:06:07")
-def test_a_second_repair_in_the_same_second_never_overwrites_the_first_copy(memory_home: Path):
+def test_a_second_repair_in_the_same_second_never_overwrites_the_first_copy(
+    memory_home: Path,
+) -> None:
     memory_home.mkdir(mode=0o700)
     path = memory_home / "user-preferences.json"
     path.write_bytes(b"first garbage")
@@ -192,7 +207,7 @@ def test_a_second_repair_in_the_same_second_never_overwrites_the_first_copy(memo
     assert [p.name[-16:] for p in copies] == ["20260304T050607Z", "20260304T050608Z"]
 
 
-def test_temp_files_of_a_killed_write_are_noted_and_deleted_by_repair(memory_home: Path):
+def test_temp_files_of_a_killed_write_are_noted_and_deleted_by_repair(memory_home: Path) -> None:
     path = two_saves()
     litter = [
         memory_home / f".{path.name}.k1ll3d.tmp",
@@ -211,7 +226,7 @@ def test_temp_files_of_a_killed_write_are_noted_and_deleted_by_repair(memory_hom
     assert check_of("user-preferences.json").entries == 2
 
 
-def test_quarantined_copies_are_owner_only(memory_home: Path):
+def test_quarantined_copies_are_owner_only(memory_home: Path) -> None:
     memory_home.mkdir(mode=0o700)
     path = memory_home / "error-patterns.json"
     path.write_bytes(b"{{{")
@@ -221,7 +236,7 @@ def test_quarantined_copies_are_owner_only(memory_home: Path):
     assert stat.S_IMODE(aside.stat().st_mode) == 0o600
 
 
-def test_a_journal_symlink_is_reported_and_moved_aside(memory_home: Path, tmp_path: Path):
+def test_a_journal_symlink_is_reported_and_moved_aside(memory_home: Path, tmp_path: Path) -> None:
     memory_home.mkdir(mode=0o700)
     target = tmp_path / "elsewhere.jsonl"
     target.write_bytes(b"")
@@ -233,17 +248,18 @@ def test_a_journal_symlink_is_reported_and_moved_aside(memory_home: Path, tmp_pa
     assert target.exists()
 
 
-def test_the_journal_check_counts_waiting_records_and_torn_lines(memory_home: Path):
+def test_the_journal_check_counts_waiting_records_and_torn_lines(memory_home: Path) -> None:
     memory_home.mkdir(mode=0o700)
     (memory_home / "journal.jsonl").write_bytes(b'{"v":1,"event":"PostToolUse"}\n{"v":1,"ev\n')
     check = check_of("journal.jsonl")
     assert (check.state, check.entries) == ("ok", 1)
+    assert check.problem is not None  # for mypy: narrows str | None
     assert "1 unreadable line," in check.problem
 
 
 def test_a_symlink_leading_out_of_the_home_is_a_problem_that_repair_moves_aside(
     memory_home: Path, tmp_path: Path
-):
+) -> None:
     api.save("preference", "tabs")
     outside = tmp_path / "outside-logs"
     outside.mkdir()
@@ -262,7 +278,9 @@ def test_a_symlink_leading_out_of_the_home_is_a_problem_that_repair_moves_aside(
     assert outside.is_dir()
 
 
-def test_a_lock_file_symlinked_out_of_the_home_is_moved_aside(memory_home: Path, tmp_path: Path):
+def test_a_lock_file_symlinked_out_of_the_home_is_moved_aside(
+    memory_home: Path, tmp_path: Path
+) -> None:
     memory_home.mkdir(mode=0o700)
     victim = tmp_path / "victim"
     victim.write_bytes(b"precious")
@@ -273,19 +291,22 @@ def test_a_lock_file_symlinked_out_of_the_home_is_moved_aside(memory_home: Path,
     assert victim.read_bytes() == b"precious"
 
 
-def test_loose_modes_are_a_problem_that_repair_fixes(memory_home: Path):
+def test_loose_modes_are_a_problem_that_repair_fixes(memory_home: Path) -> None:
     api.save("preference", "tabs")
     (memory_home / "user-preferences.json").chmod(0o644)
     (memory_home / "backups").mkdir(exist_ok=True)
     (memory_home / "backups").chmod(0o755)
     check = check_of("permissions")
     assert check.state == "loose-mode"
+    assert check.problem is not None  # for mypy: narrows str | None
     assert "backups" in check.problem
     assert doctor.repair() == ["made 2 files and folders owner-only (files 0600, folders 0700)"]
     assert check_of("permissions").state == "ok"
 
 
-def test_repair_of_a_healthy_home_does_nothing(memory_home: Path, capsys):
+def test_repair_of_a_healthy_home_does_nothing(
+    memory_home: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     two_saves()
     before = {p: p.read_bytes() for p in memory_home.rglob("*") if p.is_file()}
     code, out, _ = run(capsys, "doctor", "--repair")
@@ -298,7 +319,7 @@ def test_repair_of_a_healthy_home_does_nothing(memory_home: Path, capsys):
 @pytest.mark.parametrize(
     "content", [pytest.param(p.values[0], id=p.id) for p in BROKEN if p.id != "newer"]
 )
-def test_after_repair_saving_works_again(memory_home: Path, content):
+def test_after_repair_saving_works_again(memory_home: Path, content: bytes) -> None:
     memory_home.mkdir(mode=0o700)
     (memory_home / "error-patterns.json").write_bytes(content)
     doctor.repair()

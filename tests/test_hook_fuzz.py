@@ -151,13 +151,17 @@ def stores_still_usable(home: Path) -> bool:
 
 @FUZZ
 @given(event=EVENTS, raw=st.binary(max_size=4096))
-def test_arbitrary_bytes_on_stdin_keep_the_hook_contract(capsys, event, raw):
+def test_arbitrary_bytes_on_stdin_keep_the_hook_contract(
+    capsys: pytest.CaptureFixture[str], event: str, raw: bytes
+) -> None:
     keeps_the_contract(capsys, event, raw)
 
 
 @FUZZ
 @given(case=payloads_with_wrong_types())
-def test_wrong_types_in_every_field_of_real_payloads_keep_the_hook_contract(capsys, case):
+def test_wrong_types_in_every_field_of_real_payloads_keep_the_hook_contract(
+    capsys: pytest.CaptureFixture[str], case: tuple[str, bytes]
+) -> None:
     keeps_the_contract_and_the_ingest(capsys, *case)
 
 
@@ -166,7 +170,9 @@ def test_wrong_types_in_every_field_of_real_payloads_keep_the_hook_contract(caps
     event=st.sampled_from(REGISTERED),
     payload=st.dictionaries(st.sampled_from(sorted({k for p in CAPTURED for k in p})), JSON_VALUES),
 )
-def test_objects_made_of_known_field_names_keep_the_hook_contract(capsys, event, payload):
+def test_objects_made_of_known_field_names_keep_the_hook_contract(
+    capsys: pytest.CaptureFixture[str], event: str, payload: dict[str, Any]
+) -> None:
     keeps_the_contract_and_the_ingest(capsys, event, json.dumps(payload).encode())
 
 
@@ -179,7 +185,9 @@ def test_objects_made_of_known_field_names_keep_the_hook_contract(capsys, event,
         max_size=30,
     )
 )
-def test_broken_transcripts_keep_the_session_end_contract(tmp_path: Path, capsys, lines):
+def test_broken_transcripts_keep_the_session_end_contract(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], lines: list[bytes]
+) -> None:
     path = tmp_path / "broken.jsonl"
     path.write_bytes(b"\n".join(lines))
     payload = {"session_id": "s", "transcript_path": str(path)}
@@ -203,15 +211,17 @@ def every_field_of_every_event() -> list[Any]:
 
 
 def test_every_field_of_every_captured_payload_with_a_wrong_type_keeps_the_contract(
-    memory_home: Path, capsys
-):
+    memory_home: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     for event, payload in every_field_of_every_event():
         run = keeps_the_contract_and_the_ingest if event in DEFERRED else keeps_the_contract
         run(capsys, event, json.dumps(payload).encode())
     assert stores_still_usable(memory_home)
 
 
-def test_a_record_with_an_overlong_cwd_does_not_block_the_ingest(capsys):
+def test_a_record_with_an_overlong_cwd_does_not_block_the_ingest(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     bash = {"tool_name": "Bash", "tool_input": {"command": "make all"}, "tool_response": {}}
     for cwd in ("/" + "x" * 300, "/src/shop"):
         keeps_the_contract(capsys, "PostToolUse", json.dumps({**bash, "cwd": cwd}).encode())
@@ -225,7 +235,9 @@ def test_a_record_with_an_overlong_cwd_does_not_block_the_ingest(capsys):
     assert sum(m.count for m in list_memories("command")) == 2
 
 
-def test_after_the_fuzzing_the_stores_are_still_usable(memory_home: Path, capsys):
+def test_after_the_fuzzing_the_stores_are_still_usable(
+    memory_home: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     for payload in CAPTURED:
         keeps_the_contract(capsys, str(payload["hook_event_name"]), json.dumps(payload).encode())
         keeps_the_contract(
@@ -235,14 +247,18 @@ def test_after_the_fuzzing_the_stores_are_still_usable(memory_home: Path, capsys
 
 
 @pytest.mark.parametrize("event", SPEC_EVENTS)
-def test_every_event_of_the_spec_keeps_the_hook_contract(capsys, event):
+def test_every_event_of_the_spec_keeps_the_hook_contract(
+    capsys: pytest.CaptureFixture[str], event: str
+) -> None:
     for payload in CAPTURED:
         keeps_the_contract(
             capsys, event, json.dumps({**payload, "hook_event_name": event}).encode()
         )
 
 
-def test_a_two_mib_payload_keeps_the_contract_in_process(memory_home: Path, capsys):
+def test_a_two_mib_payload_keeps_the_contract_in_process(
+    memory_home: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     text = "echo " + "y" * (2 * 1024 * 1024)
     payload = {
         "session_id": "s",
@@ -344,7 +360,7 @@ def odd_transcript_paths(folder: Path) -> list[Any]:
 
 def test_odd_transcript_paths_keep_the_session_end_process_contract(
     memory_home: Path, tmp_path: Path
-):
+) -> None:
     cases = [
         (
             "SessionEnd",
@@ -357,7 +373,9 @@ def test_odd_transcript_paths_keep_the_session_end_process_contract(
     assert stores_still_usable(memory_home)
 
 
-def test_bad_and_huge_stdin_keep_the_process_contract_for_every_registered_event(memory_home: Path):
+def test_bad_and_huge_stdin_keep_the_process_contract_for_every_registered_event(
+    memory_home: Path,
+) -> None:
     command = "echo " + "y" * (2 * 1024 * 1024)
     huge = {
         "session_id": "s",

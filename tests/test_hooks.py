@@ -12,20 +12,26 @@ from artibot_memory.store.model import State
 def write_transcript(path: Path, session_id: str, prompts: list[str]) -> Path:
     rows = []
     for i, prompt in enumerate(prompts):
-        rows.append({
-            "type": "user", "sessionId": session_id, "cwd": "/src/shop", "gitBranch": "main",
-            "timestamp": f"2026-01-01T10:0{i}:00.000Z", "uuid": f"u{i}",
-            "message": {"role": "user", "content": prompt},
-        })
+        rows.append(
+            {
+                "type": "user",
+                "sessionId": session_id,
+                "cwd": "/src/shop",
+                "gitBranch": "main",
+                "timestamp": f"2026-01-01T10:0{i}:00.000Z",
+                "uuid": f"u{i}",
+                "message": {"role": "user", "content": prompt},
+            }
+        )
     path.write_text("\n".join(json.dumps(r) for r in rows) + "\n")
     return path
 
 
-def test_session_start_with_nothing_stored_prints_nothing():
+def test_session_start_with_nothing_stored_prints_nothing() -> None:
     assert handle("SessionStart", {"cwd": "/src/shop", "source": "startup"}) is None
 
 
-def test_session_start_injects_the_projects_memories_as_additional_context():
+def test_session_start_injects_the_projects_memories_as_additional_context() -> None:
     api.save("preference", "Use pnpm, not npm")
     api.save("context", "Checkout uses Stripe", project="/src/shop")
     output = handle("SessionStart", {"cwd": "/src/shop", "source": "startup", "session_id": "s"})
@@ -37,14 +43,22 @@ def test_session_start_injects_the_projects_memories_as_additional_context():
     assert len(specific["additionalContext"]) <= 8_000
 
 
-def test_session_start_ingests_the_journal_first():
-    journal.append({"event": "PostToolUse", "session_id": "s", "cwd": "/src/shop", "tool_name": "Bash", "command": "pnpm test"})
+def test_session_start_ingests_the_journal_first() -> None:
+    journal.append(
+        {
+            "event": "PostToolUse",
+            "session_id": "s",
+            "cwd": "/src/shop",
+            "tool_name": "Bash",
+            "command": "pnpm test",
+        }
+    )
     output = handle("SessionStart", {"cwd": "/src/shop", "source": "startup"})
     assert output is not None
     assert "pnpm test" in output["hookSpecificOutput"]["additionalContext"]
 
 
-def test_session_end_stores_a_summary_and_a_resumed_session_updates_it(tmp_path: Path):
+def test_session_end_stores_a_summary_and_a_resumed_session_updates_it(tmp_path: Path) -> None:
     path = write_transcript(tmp_path / "s1.jsonl", "s1", ["Add a checkout page"])
     handle("SessionEnd", {"session_id": "s1", "transcript_path": str(path), "cwd": "/src/shop"})
     [summary] = api.list_memories("context")
@@ -57,12 +71,12 @@ def test_session_end_stores_a_summary_and_a_resumed_session_updates_it(tmp_path:
     assert "Now add tests for it" in updated.text
 
 
-def test_session_end_with_a_missing_transcript_stores_nothing(tmp_path: Path):
+def test_session_end_with_a_missing_transcript_stores_nothing(tmp_path: Path) -> None:
     handle("SessionEnd", {"session_id": "s1", "transcript_path": str(tmp_path / "gone.jsonl")})
     assert api.list_memories() == []
 
 
-def test_a_stated_preference_is_pending_until_a_second_session_states_it():
+def test_a_stated_preference_is_pending_until_a_second_session_states_it() -> None:
     handle("UserPromptSubmit", {"session_id": "a", "prompt": "I prefer small commits"})
     [pending] = api.list_memories("preference")
     assert pending.state is State.PENDING
@@ -71,25 +85,25 @@ def test_a_stated_preference_is_pending_until_a_second_session_states_it():
     assert active.state is State.ACTIVE
 
 
-def test_an_explicit_remember_is_active_at_once():
+def test_an_explicit_remember_is_active_at_once() -> None:
     handle("UserPromptSubmit", {"session_id": "a", "prompt": "Remember that we use Postgres 16"})
     [saved] = api.list_memories("preference")
     assert (saved.text, saved.state) == ("we use Postgres 16", State.ACTIVE)
 
 
-def test_a_slash_command_is_counted():
+def test_a_slash_command_is_counted() -> None:
     handle("UserPromptSubmit", {"session_id": "a", "cwd": "/src/shop", "prompt": "/compact"})
     [command] = api.list_memories("command")
     assert command.text == "/compact"
 
 
-def test_unknown_events_and_garbage_payloads_do_nothing():
+def test_unknown_events_and_garbage_payloads_do_nothing() -> None:
     assert handle("Notification", {"x": 1}) is None
     assert handle("UserPromptSubmit", {"prompt": 42}) is None
     assert handle("SessionEnd", {"transcript_path": ["not", "a", "path"]}) is None
 
 
-def test_one_broken_store_does_not_cost_the_session_the_others(memory_home: Path):
+def test_one_broken_store_does_not_cost_the_session_the_others(memory_home: Path) -> None:
     api.save("preference", "Use pnpm, not npm")
     (memory_home / "command-history.json").write_bytes(b"{broken")
     output = handle("SessionStart", {"cwd": "/src/shop", "source": "startup"})

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 from artibot_memory.capture import journal
+from artibot_memory.text.trim import cut_middle  # what the journal trims its fields with
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -127,8 +128,8 @@ def test_a_line_never_exceeds_64_kib(record: dict[str, object]) -> None:
 
 
 def test_trimming_twice_changes_nothing() -> None:
-    once = journal.cut_middle("z" * 100_000, 4_000)
-    assert journal.cut_middle(once, 4_000) == once
+    once = cut_middle("z" * 100_000, 4_000)
+    assert cut_middle(once, 4_000) == once
 
 
 def test_the_journal_stops_growing_at_its_cap(

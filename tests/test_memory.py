@@ -1,16 +1,17 @@
 from __future__ import annotations
 
 from datetime import timedelta
-from pathlib import Path
 
 import pytest
 from freezegun import freeze_time
 
 from artibot_memory.api import memories as api
+from artibot_memory.api.memories import Draft
 from artibot_memory.core.errors import UnknownMemoryError, UsageError
 from artibot_memory.store.jsonfile import Store
-from artibot_memory.store.model import MAX_TEXT_CHARS, State
-from artibot_memory.store.table import STORES, spec_for
+from artibot_memory.store.merge import enforce_cap
+from artibot_memory.store.model import MAX_TEXT_CHARS, Memory, Source, State
+from artibot_memory.store.table import STORES, StoreSpec, spec_for
 
 START = "2026-03-01T12:00:00Z"
 
@@ -25,7 +26,7 @@ def word(number: int) -> str:
             return letters
 
 
-def stored(kind: str) -> list:
+def stored(kind: str) -> list[Memory]:
     return Store(spec_for(kind)).load()
 
 
@@ -37,7 +38,7 @@ def stored(kind: str) -> list:
         pytest.param("error", 90, id="error-90-days"),
     ],
 )
-def test_an_entry_expires_exactly_at_its_ttl_and_not_a_second_before(kind: str, days: int):
+def test_an_entry_expires_exactly_at_its_ttl_and_not_a_second_before(kind: str, days: int) -> None:
     with freeze_time(START) as clock:
         api.save(kind, "the one that expires")
         clock.tick(timedelta(days=days) - timedelta(seconds=1))
@@ -46,7 +47,7 @@ def test_an_entry_expires_exactly_at_its_ttl_and_not_a_second_before(kind: str, 
         assert api.list_memories(kind) == []
 
 
-def test_expired_entries_are_removed_from_the_file_by_the_next_save():
+def test_expired_entries_are_removed_from_the_file_by_the_next_save() -> None:
     with freeze_time(START) as clock:
         api.save("command", "old command")
         clock.tick(timedelta(days=7))
@@ -54,14 +55,14 @@ def test_expired_entries_are_removed_from_the_file_by_the_next_save():
     assert [m.text for m in stored("command")] == ["new command"]
 
 
-def test_preferences_never_expire():
+def test_preferences_never_expire() -> None:
     with freeze_time(START) as clock:
         api.save("preference", "Use pnpm")
         clock.tick(timedelta(days=3650))
         assert [m.text for m in api.list_memories("preference")] == ["Use pnpm"]
 
 
-def test_a_repeated_command_merges_into_one_entry_with_a_count():
+def test_a_repeated_command_merges_into_one_entry_with_a_count() -> None:
     with freeze_time(START) as clock:
         first = api.save("command", "pytest -q")
         clock.tick(timedelta(hours=1))
@@ -72,7 +73,7 @@ def test_a_repeated_command_merges_into_one_entry_with_a_count():
     assert entry.last_seen > entry.created_at
 
 
-def test_a_repeat_refreshes_the_ttl_from_the_last_sighting():
+def test_a_repeat_refreshes_the_ttl_from_the_last_sighting() -> None:
     with freeze_time(START) as clock:
         api.save("command", "make")
         clock.tick(timedelta(days=6))
@@ -81,13 +82,21 @@ def test_a_repeat_refreshes_the_ttl_from_the_last_sighting():
         assert [m.count for m in api.list_memories("command")] == [2]
 
 
-def test_a_repeated_error_merges_and_keeps_its_resolution():
-    api.save("error", "ModuleNotFoundError: No module named 'requests'", resolution="pip install requests")
+def test_a_repeated_error_merges_and_keeps_its_resolution() -> None:
+    api.save(
+        "error",
+        "ModuleNotFoundError: No module named 'requests'",
+        resolution="pip install requests",
+    )
     again = api.save("error", "ModuleNotFoundError: No module named 'requests'")
-    assert (again.count, again.resolution, again.state) == (2, "pip install requests", State.RESOLVED)
+    assert (again.count, again.resolution, again.state) == (
+        2,
+        "pip install requests",
+        State.RESOLVED,
+    )
 
 
-def test_a_preference_with_the_same_key_supersedes_the_old_value():
+def test_a_preference_with_the_same_key_supersedes_the_old_value() -> None:
     old = api.save("preference", "Use npm", key="package-manager")
     new = api.save("preference", "Use pnpm", key="package-manager")
     entries = {m.id: m for m in stored("preference")}
@@ -96,41 +105,39 @@ def test_a_preference_with_the_same_key_supersedes_the_old_value():
     assert old.id in entries[new.id].related
 
 
-def test_saving_the_same_keyed_value_again_only_counts_it():
+def test_saving_the_same_keyed_value_again_only_counts_it() -> None:
     api.save("preference", "Use pnpm", key="package-manager")
     again = api.save("preference", "use pnpm.", key="package-manager")
     assert again.count == 2
     assert len(stored("preference")) == 1
 
 
-def test_a_preference_without_a_key_is_deduplicated_by_its_normalised_text():
+def test_a_preference_without_a_key_is_deduplicated_by_its_normalised_text() -> None:
     api.save("preference", "Always run black before committing")
     api.save("preference", "always run   black before committing.")
     [entry] = stored("preference")
     assert entry.count == 2
 
 
-def test_a_context_with_a_key_is_updated_in_place():
+def test_a_context_with_a_key_is_updated_in_place() -> None:
     first = api.save("context", "summary v1", key="session:abc", project="shop")
     second = api.save("context", "summary v2", key="session:abc", project="shop")
     assert second.id == first.id
     assert [m.text for m in stored("context")] == ["summary v2"]
 
 
-def test_a_pending_preference_becomes_active_when_seen_in_a_second_session():
-    from artibot_memory.store.model import Source
-
+def test_a_pending_preference_becomes_active_when_seen_in_a_second_session() -> None:
     api.save("preference", "I prefer uv", state="pending", source=Source(session_id="s1"))
-    same_session = api.save("preference", "I prefer uv", state="pending", source=Source(session_id="s1"))
+    same_session = api.save(
+        "preference", "I prefer uv", state="pending", source=Source(session_id="s1")
+    )
     assert same_session.state is State.PENDING
     other = api.save("preference", "I prefer uv", state="pending", source=Source(session_id="s2"))
     assert other.state is State.ACTIVE
 
 
 @pytest.mark.parametrize("spec", [pytest.param(s, id=s.type.value) for s in STORES])
-def test_each_store_is_held_to_its_cap_least_valuable_first(spec):
-    from artibot_memory.api.memories import Draft
-
+def test_each_store_is_held_to_its_cap_least_valuable_first(spec: StoreSpec) -> None:
     drafts = [Draft(spec.type, f"entry {word(i)}") for i in range(spec.cap + 5)]
     with freeze_time(START) as clock:
         for chunk_start in range(0, len(drafts), 100):
@@ -143,9 +150,7 @@ def test_each_store_is_held_to_its_cap_least_valuable_first(spec):
     assert f"entry {word(spec.cap + 4)}" in texts
 
 
-def test_the_cap_evicts_superseded_history_before_active_entries():
-    from artibot_memory.store.merge import enforce_cap
-
+def test_the_cap_evicts_superseded_history_before_active_entries() -> None:
     api.save("preference", "v1", key="k")
     api.save("preference", "v2", key="k")
     entries = stored("preference")
@@ -153,9 +158,7 @@ def test_the_cap_evicts_superseded_history_before_active_entries():
     assert [m.text for m in removed] == ["v1"]
 
 
-def test_the_cap_evicts_the_least_used_before_the_often_used():
-    from artibot_memory.store.merge import enforce_cap
-
+def test_the_cap_evicts_the_least_used_before_the_often_used() -> None:
     with freeze_time(START) as clock:
         api.save("command", "often")
         api.save("command", "often")
@@ -173,18 +176,18 @@ def test_the_cap_evicts_the_least_used_before_the_often_used():
         pytest.param("preference", "   \n ", "empty", id="blank-text"),
     ],
 )
-def test_bad_input_is_refused_with_a_clear_message(kind: str, text: str, message: str):
+def test_bad_input_is_refused_with_a_clear_message(kind: str, text: str, message: str) -> None:
     with pytest.raises(UsageError, match=message):
         api.save(kind, text)
 
 
-def test_an_oversized_text_is_capped_at_the_entry_limit():
+def test_an_oversized_text_is_capped_at_the_entry_limit() -> None:
     saved = api.save("context", "x" * (MAX_TEXT_CHARS * 3))
     assert len(saved.text) == MAX_TEXT_CHARS
     assert saved.text.endswith("[truncated]")
 
 
-def test_get_and_forget_by_id():
+def test_get_and_forget_by_id() -> None:
     saved = api.save("context", "The shop uses Postgres 16", project="shop")
     assert api.get(saved.id).text == "The shop uses Postgres 16"
     [gone] = api.forget(saved.id)
@@ -193,7 +196,7 @@ def test_get_and_forget_by_id():
         api.get(saved.id)
 
 
-def test_forget_by_key_removes_the_value_and_its_history():
+def test_forget_by_key_removes_the_value_and_its_history() -> None:
     api.save("preference", "a", key="editor")
     api.save("preference", "b", key="editor")
     api.save("preference", "unrelated")
@@ -201,12 +204,12 @@ def test_forget_by_key_removes_the_value_and_its_history():
     assert [m.text for m in stored("preference")] == ["unrelated"]
 
 
-def test_forgetting_an_unknown_id_is_an_error():
+def test_forgetting_an_unknown_id_is_an_error() -> None:
     with pytest.raises(UnknownMemoryError):
         api.forget("pref-0000000000")
 
 
-def test_list_filters_by_project_and_keeps_global_memories():
+def test_list_filters_by_project_and_keeps_global_memories() -> None:
     api.save("context", "shop fact", project="/src/shop")
     api.save("context", "blog fact", project="/src/blog")
     api.save("preference", "global preference")
@@ -214,6 +217,6 @@ def test_list_filters_by_project_and_keeps_global_memories():
     assert texts == {"shop fact", "global preference"}
 
 
-def test_auto_tags_are_added_on_save(memory_home: Path):
+def test_auto_tags_are_added_on_save() -> None:
     saved = api.save("error", "ModuleNotFoundError: No module named 'requests' in app/main.py")
     assert "modulenotfounderror" in saved.tags

@@ -262,7 +262,7 @@ def test_no_secret_reaches_disk_one_payload_at_a_time(
     tmp_path: Path,
     capsys: pytest.CaptureFixture[str],
     feed: Callable[[Path], None],
-):
+) -> None:
     feed(tmp_path)
     run_in_process("SessionStart", {**base(0), "source": "startup"})
     assert main(["ingest"]) == 0
@@ -295,6 +295,7 @@ def spawn(argv: list[str], stdin: bytes = b"") -> subprocess.Popen[bytes]:
     process = subprocess.Popen(  # noqa: S603 - our own entry script
         argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env
     )
+    assert process.stdin is not None  # for mypy: it is a pipe
     process.stdin.write(stdin)
     process.stdin.close()
     return process
@@ -309,6 +310,8 @@ def finish(processes: list[subprocess.Popen[bytes]]) -> list[str]:
     """Wait for every process; return their stdouts; each must have exited 0, silent on stderr."""
     outputs = []
     for process in processes:
+        assert process.stdout is not None  # for mypy: pipes, as spawn opens them
+        assert process.stderr is not None
         with process.stdout, process.stderr:
             out, err = process.stdout.read(), process.stderr.read()
         assert (process.wait(timeout=120), err) == (0, b"")
@@ -318,7 +321,7 @@ def finish(processes: list[subprocess.Popen[bytes]]) -> list[str]:
 
 def test_no_secret_reaches_disk_through_real_hook_and_cli_processes(
     memory_home: Path, tmp_path: Path
-):
+) -> None:
     packed = batches()
     fast = [hook_process(*post_tool_use(n, "\n".join(b))) for n, b in enumerate(packed)]
     fast += [hook_process(*post_tool_use_failure(n, "\n".join(b))) for n, b in enumerate(packed)]
@@ -341,7 +344,7 @@ def test_no_secret_reaches_disk_through_real_hook_and_cli_processes(
     assert leaks(memory_home, *exported) == {}
 
 
-def test_a_hook_failure_in_a_real_process_logs_no_secret(memory_home: Path):
+def test_a_hook_failure_in_a_real_process_logs_no_secret(memory_home: Path) -> None:
     memory_home.mkdir(mode=0o700)
     (memory_home / "user-preferences.json").write_bytes(b"{ broken")
     finish(

@@ -132,8 +132,11 @@ def modes_not_private(home: Path) -> list[tuple[str, str]]:
 
 @pytest.mark.usefixtures("umask")
 def test_every_file_any_writer_creates_is_owner_only(
-    memory_home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys
-):
+    memory_home: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     exercise_every_writer(tmp_path, monkeypatch)
     capsys.readouterr()
     names = {p.name for p in memory_home.rglob("*")}
@@ -150,7 +153,7 @@ def test_every_file_any_writer_creates_is_owner_only(
 
 
 @pytest.mark.usefixtures("umask")
-def test_the_copies_doctor_moves_aside_are_owner_only(memory_home: Path):
+def test_the_copies_doctor_moves_aside_are_owner_only(memory_home: Path) -> None:
     memory_home.mkdir(mode=0o700)
     for spec in STORES:
         (memory_home / spec.filename).write_bytes(b"{ not json")
@@ -185,8 +188,8 @@ def untouched(target: Path) -> bool:
     "memory_type", [pytest.param(s.type.value, id=s.type.value) for s in STORES]
 )
 def test_save_refuses_a_store_symlinked_out_of_the_home(
-    memory_home: Path, tmp_path: Path, memory_type
-):
+    memory_home: Path, tmp_path: Path, memory_type: str
+) -> None:
     target = link_out(memory_home, spec_for(memory_type).filename, tmp_path)
     with pytest.raises(UnsafeStoreError, match="symlink leading out of the memory home"):
         api.save(memory_type, "anything at all")
@@ -218,8 +221,8 @@ def test_save_refuses_a_store_symlinked_out_of_the_home(
     ],
 )
 def test_hooks_refuse_a_store_symlinked_out_of_the_home(
-    memory_home: Path, tmp_path: Path, store, events
-):
+    memory_home: Path, tmp_path: Path, store: str, events: list[tuple[str, dict[str, Any]]]
+) -> None:
     target = link_out(memory_home, store, tmp_path)
     base = {"session_id": "s1", "cwd": CWD, "transcript_path": str(transcript(tmp_path))}
     for event, payload in events:
@@ -230,7 +233,7 @@ def test_hooks_refuse_a_store_symlinked_out_of_the_home(
 
 def test_the_session_end_worker_refuses_a_store_symlinked_out_of_the_home(
     memory_home: Path, tmp_path: Path
-):
+) -> None:
     target = link_out(memory_home, "project-contexts.json", tmp_path)
     session = {"session_id": "s1", "cwd": CWD, "transcript_path": str(transcript(tmp_path))}
     hook_process("SessionEnd", {**session, "reason": "other"})
@@ -242,7 +245,7 @@ def test_the_session_end_worker_refuses_a_store_symlinked_out_of_the_home(
 
 def test_the_fast_hook_refuses_a_journal_symlinked_out_of_the_home(
     memory_home: Path, tmp_path: Path
-):
+) -> None:
     target = link_out(memory_home, "journal.jsonl", tmp_path)
     hook_process("PostToolUse", bash_payload("pnpm test"))
     assert untouched(target)
@@ -251,7 +254,7 @@ def test_the_fast_hook_refuses_a_journal_symlinked_out_of_the_home(
 
 def test_backups_are_never_written_through_a_symlink_out_of_the_home(
     memory_home: Path, tmp_path: Path
-):
+) -> None:
     api.save("preference", "first")
     outside = tmp_path / "outside-backups"
     outside.mkdir()
@@ -262,7 +265,7 @@ def test_backups_are_never_written_through_a_symlink_out_of_the_home(
 
 def test_the_hook_log_is_never_written_through_a_logs_symlink_out_of_the_home(
     memory_home: Path, tmp_path: Path
-):
+) -> None:
     target = link_out(memory_home, "logs", tmp_path)
     target.unlink()
     target.mkdir()
@@ -272,7 +275,7 @@ def test_the_hook_log_is_never_written_through_a_logs_symlink_out_of_the_home(
 
 def test_the_hook_log_is_never_appended_through_a_hooks_log_symlink(
     memory_home: Path, tmp_path: Path
-):
+) -> None:
     (memory_home / "logs").mkdir(parents=True, mode=0o700)
     target = link_out(memory_home, "logs/hooks.log", tmp_path)
     hooklog.write_log("a failure")
@@ -281,7 +284,7 @@ def test_the_hook_log_is_never_appended_through_a_hooks_log_symlink(
 
 def test_a_journal_symlink_never_feeds_an_outside_file_into_the_stores(
     memory_home: Path, tmp_path: Path
-):
+) -> None:
     target = link_out(memory_home, "journal.jsonl", tmp_path)
     record = {
         "v": 1,

@@ -12,7 +12,7 @@ from artibot_memory.store.jsonfile import Store
 from artibot_memory.store.table import spec_for
 
 
-def test_plan_lists_expired_entries_and_changes_nothing():
+def test_plan_lists_expired_entries_and_changes_nothing() -> None:
     with freeze_time("2026-01-01") as clock:
         api.save("command", "ls -la")
         before = Store(spec_for("command")).path.read_bytes()
@@ -22,7 +22,7 @@ def test_plan_lists_expired_entries_and_changes_nothing():
     assert Store(spec_for("command")).path.read_bytes() == before
 
 
-def test_prune_removes_expired_entries_from_every_store():
+def test_prune_removes_expired_entries_from_every_store() -> None:
     with freeze_time("2026-01-01") as clock:
         api.save("command", "ls -la")
         api.save("context", "a fact", project="p")
@@ -33,7 +33,7 @@ def test_prune_removes_expired_entries_from_every_store():
     assert [m.text for m in api.list_memories(include_expired=True)] == ["forever"]
 
 
-def test_extend_ttl_keeps_a_memory_past_its_expiry():
+def test_extend_ttl_keeps_a_memory_past_its_expiry() -> None:
     with freeze_time("2026-01-01") as clock:
         saved = api.save("command", "make release")
         clock.tick(timedelta(days=6))
@@ -43,13 +43,13 @@ def test_extend_ttl_keeps_a_memory_past_its_expiry():
 
 
 @pytest.mark.parametrize("days", [0, -3, 100_000])
-def test_extend_ttl_refuses_silly_amounts(days: float):
+def test_extend_ttl_refuses_silly_amounts(days: float) -> None:
     saved = api.save("command", "make")
     with pytest.raises(UsageError):
         extend_ttl(saved.id, days)
 
 
-def test_extend_ttl_refuses_permanent_memories_and_unknown_ids():
+def test_extend_ttl_refuses_permanent_memories_and_unknown_ids() -> None:
     saved = api.save("preference", "permanent")
     with pytest.raises(UsageError, match="permanent"):
         extend_ttl(saved.id, 5)

@@ -11,35 +11,35 @@ from artibot_memory.store.jsonfile import Store
 from artibot_memory.store.table import spec_for
 
 
-def test_an_empty_home_returns_nothing():
+def test_an_empty_home_returns_nothing() -> None:
     assert search("deploy the app") == []
 
 
-def test_an_unrelated_query_returns_nothing():
+def test_an_unrelated_query_returns_nothing() -> None:
     api.save("preference", "Use pnpm instead of npm for JavaScript packages")
     api.save("context", "The billing service talks to Stripe through a queue")
     assert search("kubernetes helm chart") == []
 
 
-def test_recency_alone_never_makes_a_hit():
+def test_recency_alone_never_makes_a_hit() -> None:
     # The original code let recency (0.25) pass its 0.1 threshold: any young entry matched.
     api.save("context", "brand new memory about databases")
     assert search("frontend css colours") == []
 
 
-def test_a_matching_memory_is_found_by_a_word_of_its_text():
+def test_a_matching_memory_is_found_by_a_word_of_its_text() -> None:
     saved = api.save("context", "Deploys go through GitHub Actions to Fly.io")
     [hit] = search("how do we deploy")
     assert hit.memory.id == saved.id
     assert 0 < hit.score <= 1
 
 
-def test_a_memory_is_found_by_its_tags():
+def test_a_memory_is_found_by_its_tags() -> None:
     saved = api.save("context", "the thing we agreed on", tags=["postgres"])
     assert [h.memory.id for h in search("postgres")] == [saved.id]
 
 
-def test_at_equal_text_the_newer_memory_ranks_first():
+def test_at_equal_text_the_newer_memory_ranks_first() -> None:
     with freeze_time("2026-01-01") as clock:
         old = api.save("context", "redis cache settings", project="a")
         clock.tick(timedelta(days=30))
@@ -48,7 +48,7 @@ def test_at_equal_text_the_newer_memory_ranks_first():
     assert [h.memory.id for h in hits] == [new.id, old.id]
 
 
-def test_at_equal_text_the_more_used_memory_ranks_first():
+def test_at_equal_text_the_more_used_memory_ranks_first() -> None:
     with freeze_time("2026-01-01"):
         unused = api.save("context", "celery worker concurrency", project="a")
         used = api.save("context", "celery worker concurrency", project="b")
@@ -57,7 +57,7 @@ def test_at_equal_text_the_more_used_memory_ranks_first():
     assert [h.memory.id for h in hits] == [used.id, unused.id]
 
 
-def test_returned_hits_have_their_access_count_and_time_updated():
+def test_returned_hits_have_their_access_count_and_time_updated() -> None:
     saved = api.save("context", "the API gateway is Kong")
     with freeze_time("2026-05-05T10:00:00Z"):
         search("api gateway")
@@ -69,7 +69,7 @@ def test_returned_hits_have_their_access_count_and_time_updated():
     assert entry.last_accessed.isoformat().startswith("2026-05-05T10:00")
 
 
-def test_superseded_and_expired_memories_are_not_returned():
+def test_superseded_and_expired_memories_are_not_returned() -> None:
     api.save("preference", "indent with tabs", key="indent")
     current = api.save("preference", "indent with four spaces", key="indent")
     assert [h.memory.id for h in search("indent")] == [current.id]
@@ -79,7 +79,7 @@ def test_superseded_and_expired_memories_are_not_returned():
         assert search("terraform") == []
 
 
-def test_the_project_filter_keeps_global_and_own_memories():
+def test_the_project_filter_keeps_global_and_own_memories() -> None:
     api.save("context", "shop uses django", project="/src/shop")
     api.save("context", "blog uses django", project="/src/blog")
     api.save("preference", "django templates over jinja")
@@ -87,7 +87,7 @@ def test_the_project_filter_keeps_global_and_own_memories():
     assert texts == {"shop uses django", "django templates over jinja"}
 
 
-def test_the_type_filter_and_limit_are_honoured():
+def test_the_type_filter_and_limit_are_honoured() -> None:
     for i in range(5):
         api.save("command", f"docker build -t img{i} .")
     api.save("context", "docker images are built in CI")
@@ -101,10 +101,12 @@ def test_the_type_filter_and_limit_are_honoured():
         pytest.param("배포는 금요일에 하지 않는다", "배포를 언제", id="korean-particle"),
         pytest.param("메모리를 정리하는 방법", "메모리", id="korean-object-marker"),
         pytest.param("The payment_service retries three times", "payment service", id="snake-case"),
-        pytest.param("Fixed the HttpClientTimeout in fetchUsers", "http client timeout", id="camel-case"),
+        pytest.param(
+            "Fixed the HttpClientTimeout in fetchUsers", "http client timeout", id="camel-case"
+        ),
         pytest.param("Errors in the migrations folder", "migration error", id="plural"),
     ],
 )
-def test_tokenising_lets_inflected_and_compound_words_match(stored: str, query: str):
+def test_tokenising_lets_inflected_and_compound_words_match(stored: str, query: str) -> None:
     saved = api.save("context", stored)
     assert [h.memory.id for h in search(query)] == [saved.id]

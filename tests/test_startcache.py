@@ -1,28 +1,33 @@
 from __future__ import annotations
 
+import json
 from datetime import timedelta
 from pathlib import Path
+from typing import Any
 
 from freezegun import freeze_time
 
 from artibot_memory.api import memories as api
+from artibot_memory.capture import journal
 from artibot_memory.lifecycle import handle, ingest
+from artibot_memory.plugin import fast
 from artibot_memory.recall.startcache import serve_cached_start
 
 SHOP = {"cwd": "/src/shop", "source": "startup"}
 
 
-def start_fully_then_drain() -> dict | None:
+def start_fully_then_drain() -> dict[str, Any] | None:
     """A SessionStart on the full path, then the session's end and its worker's ingest."""
-    from artibot_memory.plugin import fast
 
     output = handle("SessionStart", SHOP)
-    fast.defer("SessionEnd", {"session_id": "s", "cwd": SHOP["cwd"], "transcript_path": "/nonexistent"})
+    fast.defer(
+        "SessionEnd", {"session_id": "s", "cwd": SHOP["cwd"], "transcript_path": "/nonexistent"}
+    )
     ingest()
     return output
 
 
-def test_a_full_session_start_leaves_a_cache_the_next_start_serves():
+def test_a_full_session_start_leaves_a_cache_the_next_start_serves() -> None:
     api.save("preference", "Use pnpm, not npm")
     fresh = start_fully_then_drain()
     served, cached = serve_cached_start(SHOP)
@@ -30,7 +35,7 @@ def test_a_full_session_start_leaves_a_cache_the_next_start_serves():
     assert cached == fresh
 
 
-def test_serving_from_the_cache_still_counts_the_items_as_accessed():
+def test_serving_from_the_cache_still_counts_the_items_as_accessed() -> None:
     api.save("preference", "Use pnpm, not npm")
     start_fully_then_drain()
     serve_cached_start(SHOP)
@@ -39,35 +44,34 @@ def test_serving_from_the_cache_still_counts_the_items_as_accessed():
     assert entry.access_count == 2
 
 
-def test_an_empty_context_is_cached_as_nothing_to_say():
+def test_an_empty_context_is_cached_as_nothing_to_say() -> None:
     start_fully_then_drain()
     assert serve_cached_start(SHOP) == (True, None)
 
 
-def test_any_store_change_sends_the_start_back_to_the_full_path():
+def test_any_store_change_sends_the_start_back_to_the_full_path() -> None:
     api.save("preference", "Use pnpm, not npm")
     start_fully_then_drain()
     api.save("context", "new fact", project="/src/shop")
     assert serve_cached_start(SHOP) == (False, None)
 
 
-def test_records_waiting_in_the_journal_send_it_back_to_the_full_path():
+def test_records_waiting_in_the_journal_send_it_back_to_the_full_path() -> None:
     api.save("preference", "Use pnpm, not npm")
     start_fully_then_drain()
     handle("UserPromptSubmit", {"session_id": "x", "prompt": "nothing to keep"})
-    from artibot_memory.capture import journal
 
     journal.append({"event": "PostToolUse", "tool_name": "Bash", "command": "ls"})
     assert serve_cached_start(SHOP)[0] is False
 
 
-def test_another_project_has_its_own_cache(tmp_path: Path):
+def test_another_project_has_its_own_cache() -> None:
     api.save("context", "shop fact", project="/src/shop")
     start_fully_then_drain()
     assert serve_cached_start({"cwd": "/src/blog"})[0] is False
 
 
-def test_the_cache_expires_with_the_first_memory_it_shows_and_after_a_day():
+def test_the_cache_expires_with_the_first_memory_it_shows_and_after_a_day() -> None:
     with freeze_time("2026-01-01T00:00:00Z") as clock:
         api.save("command", "make test", project="/src/shop")
         start_fully_then_drain()
@@ -82,16 +86,20 @@ def test_the_cache_expires_with_the_first_memory_it_shows_and_after_a_day():
         assert serve_cached_start(SHOP)[0] is False
 
 
-def test_a_session_end_refreshes_the_cache_of_its_project(tmp_path: Path):
-    import json
-
+def test_a_session_end_refreshes_the_cache_of_its_project(tmp_path: Path) -> None:
     transcript = tmp_path / "t.jsonl"
-    row = {"type": "user", "sessionId": "s1", "cwd": "/src/shop", "timestamp": "2026-01-01T10:00:00Z",
-           "message": {"role": "user", "content": "Build the cart"}}
+    row = {
+        "type": "user",
+        "sessionId": "s1",
+        "cwd": "/src/shop",
+        "timestamp": "2026-01-01T10:00:00Z",
+        "message": {"role": "user", "content": "Build the cart"},
+    }
     transcript.write_text(json.dumps(row) + "\n")
-    from artibot_memory.plugin import fast
 
-    fast.defer("SessionEnd", {"session_id": "s1", "cwd": "/src/shop", "transcript_path": str(transcript)})
+    fast.defer(
+        "SessionEnd", {"session_id": "s1", "cwd": "/src/shop", "transcript_path": str(transcript)}
+    )
     ingest()
     served, output = serve_cached_start(SHOP)
     assert served

@@ -17,25 +17,25 @@ def store_of(kind: str) -> Store:
     return Store(spec_for(kind))
 
 
-def test_a_missing_store_file_reads_as_empty(memory_home: Path):
+def test_a_missing_store_file_reads_as_empty() -> None:
     assert store_of("preference").load() == []
 
 
-def test_the_memory_home_is_private_and_files_are_owner_only(memory_home: Path):
+def test_the_memory_home_is_private_and_files_are_owner_only(memory_home: Path) -> None:
     api.save("preference", "Tabs, not spaces")
     assert stat.S_IMODE(memory_home.stat().st_mode) == 0o700
     path = memory_home / "user-preferences.json"
     assert stat.S_IMODE(path.stat().st_mode) == 0o600
 
 
-def test_a_store_file_has_the_versioned_shape(memory_home: Path):
+def test_a_store_file_has_the_versioned_shape(memory_home: Path) -> None:
     api.save("command", "make build")
     document = json.loads((memory_home / "command-history.json").read_text())
     assert document["schema_version"] == 1
     assert [entry["text"] for entry in document["entries"]] == ["make build"]
 
 
-def test_every_save_keeps_the_previous_file_as_a_backup(memory_home: Path):
+def test_every_save_keeps_the_previous_file_as_a_backup(memory_home: Path) -> None:
     api.save("preference", "first")
     api.save("preference", "second")
     backup = json.loads((memory_home / "backups" / "user-preferences.json").read_text())
@@ -57,7 +57,7 @@ def test_every_save_keeps_the_previous_file_as_a_backup(memory_home: Path):
 )
 def test_a_corrupt_store_is_reported_and_never_overwritten(
     memory_home: Path, content: bytes, problem: str
-):
+) -> None:
     memory_home.mkdir(parents=True)
     path = memory_home / "user-preferences.json"
     path.write_bytes(content)
@@ -67,7 +67,7 @@ def test_a_corrupt_store_is_reported_and_never_overwritten(
     assert path.read_bytes() == content
 
 
-def test_a_newer_schema_version_is_refused_with_advice_to_upgrade(memory_home: Path):
+def test_a_newer_schema_version_is_refused_with_advice_to_upgrade(memory_home: Path) -> None:
     memory_home.mkdir(parents=True)
     path = memory_home / "error-patterns.json"
     content = b'{"schema_version": 99, "entries": []}'
@@ -77,7 +77,7 @@ def test_a_newer_schema_version_is_refused_with_advice_to_upgrade(memory_home: P
     assert path.read_bytes() == content
 
 
-def test_a_version_0_file_of_the_original_code_is_migrated(memory_home: Path):
+def test_a_version_0_file_of_the_original_code_is_migrated(memory_home: Path) -> None:
     memory_home.mkdir(parents=True)
     original = [
         {
@@ -94,7 +94,9 @@ def test_a_version_0_file_of_the_original_code_is_migrated(memory_home: Path):
     assert (entry.text, entry.access_count, entry.tags) == ("prefers dark mode", 3, ["ui"])
 
 
-def test_a_symlinked_store_leading_out_of_the_home_is_refused(memory_home: Path, tmp_path: Path):
+def test_a_symlinked_store_leading_out_of_the_home_is_refused(
+    memory_home: Path, tmp_path: Path
+) -> None:
     memory_home.mkdir(parents=True)
     outside = tmp_path / "elsewhere.json"
     outside.write_text('{"schema_version": 1, "entries": []}')
@@ -104,17 +106,17 @@ def test_a_symlinked_store_leading_out_of_the_home_is_refused(memory_home: Path,
     assert outside.read_text() == '{"schema_version": 1, "entries": []}'
 
 
-def test_a_failed_transaction_writes_nothing(memory_home: Path):
+def test_a_failed_transaction_writes_nothing() -> None:
     api.save("preference", "kept")
     store = store_of("preference")
     before = store.path.read_bytes()
-    with pytest.raises(RuntimeError), store.transaction() as entries:
+    with pytest.raises(RuntimeError), store.transaction() as entries:  # noqa: PT012 - raised inside the transaction
         entries.clear()
         raise RuntimeError
     assert store.path.read_bytes() == before
 
 
-def test_a_file_moved_aside_keeps_its_bytes_under_a_timestamped_name(memory_home: Path):
+def test_a_file_moved_aside_keeps_its_bytes_under_a_timestamped_name(memory_home: Path) -> None:
     from artibot_memory.store.files import move_aside  # noqa: PLC0415
 
     memory_home.mkdir(parents=True)

@@ -9,12 +9,13 @@ from artibot_memory.api import memories as api
 from artibot_memory.api.transfer import export_lines, import_file
 from artibot_memory.core.errors import ImportFileError
 from artibot_memory.store.jsonfile import Store
+from artibot_memory.store.model import Memory
 from artibot_memory.store.table import STORES, spec_for
 
 
 def test_export_then_import_into_an_empty_home_restores_every_record(
-    memory_home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-):
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     api.save("preference", "Use pnpm", key="pm", tags=["js"])
     api.save("context", "shop facts", project="/src/shop")
     api.save("error", "TypeError: x is undefined", resolution="guard the call")
@@ -30,7 +31,7 @@ def test_export_then_import_into_an_empty_home_restores_every_record(
         assert restored[memory_id].model_dump() == memory.model_dump()
 
 
-def test_short_records_need_only_type_and_text():
+def test_short_records_need_only_type_and_text() -> None:
     lines = [
         json.dumps({"type": "preference", "text": "tabs", "key": "indent"}),
         json.dumps({"type": "context", "text": "fact", "project": "shop", "tags": ["a"]}),
@@ -51,7 +52,9 @@ def test_short_records_need_only_type_and_text():
         pytest.param('{"type": "preference"}', "text", id="missing-text"),
     ],
 )
-def test_a_malformed_line_is_reported_by_number_and_nothing_is_imported(line: str, problem: str):
+def test_a_malformed_line_is_reported_by_number_and_nothing_is_imported(
+    line: str, problem: str
+) -> None:
     lines = [json.dumps({"type": "preference", "text": "valid"}), line]
     with pytest.raises(ImportFileError, match=r"in\.jsonl:2: ") as caught:
         import_file(lines, "in.jsonl")
@@ -59,35 +62,39 @@ def test_a_malformed_line_is_reported_by_number_and_nothing_is_imported(line: st
     assert api.list_memories() == []
 
 
-def test_skip_invalid_imports_the_valid_lines_and_lists_the_rest():
+def test_skip_invalid_imports_the_valid_lines_and_lists_the_rest() -> None:
     lines = [json.dumps({"type": "preference", "text": "valid"}), "{broken"]
     report = import_file(lines, "in.jsonl", skip_invalid=True)
     assert report.imported == 1
     assert report.skipped[0].startswith("in.jsonl:2: ")
 
 
-def test_an_import_takes_one_write_per_store(monkeypatch: pytest.MonkeyPatch):
+def test_an_import_takes_one_write_per_store(monkeypatch: pytest.MonkeyPatch) -> None:
     writes: list[str] = []
-    original = Store._write
+    original = Store._write  # noqa: SLF001 - the one place a store writes its file
 
-    def counting(self: Store, entries: list) -> None:
+    def counting(self: Store, entries: list[Memory]) -> None:
         writes.append(self.spec.filename)
         original(self, entries)
 
     monkeypatch.setattr(Store, "_write", counting)
-    lines = [json.dumps({"type": s.type.value, "text": f"t{i} {s.type.value}"}) for s in STORES for i in range(20)]
+    lines = [
+        json.dumps({"type": s.type.value, "text": f"t{i} {s.type.value}"})
+        for s in STORES
+        for i in range(20)
+    ]
     import_file(lines, "bulk.jsonl")
     assert sorted(writes) == sorted(s.filename for s in STORES)
 
 
-def test_records_already_expired_on_arrival_are_not_kept():
+def test_records_already_expired_on_arrival_are_not_kept() -> None:
     line = json.dumps({"type": "command", "text": "ls", "created_at": "2020-01-01T00:00:00Z"})
     report = import_file([line], "old.jsonl")
     assert (report.imported, report.expired_on_arrival) == (0, 1)
     assert Store(spec_for("command")).load() == []
 
 
-def test_importing_the_same_full_records_twice_keeps_one_copy_each():
+def test_importing_the_same_full_records_twice_keeps_one_copy_each() -> None:
     api.save("command", "make build")
     exported = list(export_lines())
     import_file(exported, "again.jsonl")

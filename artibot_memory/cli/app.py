@@ -63,7 +63,9 @@ def _add_save(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -
 
 
 def _add_search(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    search = subparsers.add_parser("search", help="find relevant memories; prints nothing when none is")
+    search = subparsers.add_parser(
+        "search", help="find relevant memories; prints nothing when none is"
+    )
     search.add_argument("query")
     search.add_argument("--type", choices=TYPES)
     search.add_argument("--limit", type=int, default=10)
@@ -85,7 +87,9 @@ def _add_read_verbs(subparsers: argparse._SubParsersAction[argparse.ArgumentPars
     _json_flag(forget)
     stats = subparsers.add_parser("stats", help="entries, size and expiry per store")
     _json_flag(stats)
-    context = subparsers.add_parser("context", help="the text a new session of this project receives")
+    context = subparsers.add_parser(
+        "context", help="the text a new session of this project receives"
+    )
     context.add_argument("--project")
     context.add_argument("--query")
     context.add_argument("--budget", type=int, default=8_000)
@@ -93,7 +97,9 @@ def _add_read_verbs(subparsers: argparse._SubParsersAction[argparse.ArgumentPars
 
 
 def _add_prune(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    prune = subparsers.add_parser("prune", help="list expired and over-cap memories, then delete them")
+    prune = subparsers.add_parser(
+        "prune", help="list expired and over-cap memories, then delete them"
+    )
     prune.add_argument("--dry-run", action="store_true", help="only list what would go")
     prune.add_argument("--yes", action="store_true", help="delete without asking")
     prune.add_argument("--extend-ttl", nargs=2, action="append", metavar=("ID", "DAYS"))

@@ -140,8 +140,8 @@ def _without_full_path(
     event: str, payload: dict[str, Any], raw: bytes, exc: ImportError
 ) -> dict[str, Any] | None:
     """Rerun under the plugin venv, or keep the event in the journal for later."""
-    from artibot_memory.plugin import (
-        bootstrap,  # noqa: PLC0415
+    from artibot_memory.plugin import (  # noqa: PLC0415 - only when the full path is missing
+        bootstrap,
         fast,
     )
 

@@ -1,4 +1,4 @@
-"""The envelope of a store file: ``{"schema_version": N, "entries": [...]}`` (standard library only).
+"""A store file's envelope: ``{"schema_version": N, "entries": [...]}`` (standard library only).
 
 The one place that knows the current schema version and how a store file is framed:
 :class:`~artibot_memory.store.jsonfile.Store` writes through :func:`encode`, doctor starts

@@ -138,4 +138,3 @@ def parse_store_bytes(path: Path, data: bytes) -> list[Memory]:
         where = ".".join(str(part) for part in first["loc"])
         problem = f"has an invalid entry at entries.{where} ({first['msg']})"
         raise CorruptStoreError(path, problem) from exc
-

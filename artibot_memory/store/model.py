@@ -118,4 +118,3 @@ class Memory(BaseModel):
     def is_expired(self, at: datetime) -> bool:
         """Tell whether the memory's TTL has run out at ``at`` (expiry instant included)."""
         return self.expires_at is not None and self.expires_at <= at
-

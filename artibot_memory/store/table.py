@@ -67,7 +67,7 @@ class StoreSpec:
 
     __slots__ = ("cap", "filename", "id_prefix", "ttl", "type")
 
-    def __init__(  # noqa: PLR0917 - one positional row of the table below
+    def __init__(
         self,
         memory_type: MemoryType,
         filename: str,

@@ -1,6 +1,7 @@
 """Turning memory text into search tokens (English and Korean) and dedup keys.
 
-Auto-tags live in :mod:`artibot_memory.text.tags`, the stemmer in :mod:`artibot_memory.text.stemmer`.
+Auto-tags live in :mod:`artibot_memory.text.tags`, the stemmer in
+:mod:`artibot_memory.text.stemmer`.
 
 Standard library only: the hooks' fast path may import this module.
 

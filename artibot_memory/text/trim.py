@@ -18,14 +18,14 @@ ELLIPSIS = "…"
 
 
 def clip(text: str, limit: int, *, at: str | None = " ", min_keep: float = 0.5) -> str:
-    """Return ``text`` cut to at most ``limit`` characters, ending in ``…`` when cut.
+    r"""Return ``text`` cut to at most ``limit`` characters, ending in ``…`` when cut.
 
     The cut falls on the last ``at`` (a space by default; ``None`` cuts anywhere) when
     more than ``min_keep`` of the text kept lies before it; trailing spaces go.
 
     >>> clip("one two three", 8), clip("one two three", 8, at=None)
     ('one two…', 'one two…')
-    >>> clip("line one\\nline two", 14, at="\\n", min_keep=0)
+    >>> clip("line one\nline two", 14, at="\n", min_keep=0)
     'line one…'
     >>> clip("short", 10)
     'short'

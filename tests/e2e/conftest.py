@@ -8,20 +8,15 @@ broken install cannot pass silently.
 from __future__ import annotations
 
 import os
-import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
 
-# The helpers live beside this file; make them importable whatever pytest's
-# import mode (rootdir/prepend puts this folder on sys.path, importlib does not).
-_HERE = str(Path(__file__).resolve().parent)
-if _HERE not in sys.path:
-    sys.path.insert(0, _HERE)
-
-from fake_anthropic import FakeAnthropic  # noqa: E402
-from harness import INSTALL_COMMAND, find_claude  # noqa: E402
+# The helpers live beside this file, in this package (relative imports work in every
+# pytest import mode, and give mypy the same module names as pytest).
+from .fake_anthropic import FakeAnthropic
+from .harness import INSTALL_COMMAND, find_claude
 
 if TYPE_CHECKING:
     from collections.abc import Iterator

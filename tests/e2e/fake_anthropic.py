@@ -257,7 +257,7 @@ class FakeAnthropic:
     ``requests`` lists every request received, in arrival order.
     """
 
-    def __init__(  # noqa: PLR0913 - all but turns are keyword-only knobs
+    def __init__(  # all but turns are keyword-only knobs
         self,
         turns: Iterable[Turn] = (),
         *,

@@ -325,7 +325,7 @@ def _kill_tree(process: subprocess.Popen[str]) -> None:
             os.kill(pid, signal.SIGKILL)
 
 
-def run_claude(  # noqa: PLR0913 - mirrors the CLI's options
+def run_claude(  # its options mirror the CLI's
     prompt: str,
     *,
     plugin_dir: Path | Iterable[Path] | None,

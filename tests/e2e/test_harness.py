@@ -17,8 +17,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from fake_anthropic import FakeAnthropic, Turn, bash, text
-from harness import (
+
+from .fake_anthropic import FakeAnthropic, Turn, bash, text
+from .harness import (
     NODE_MODULES,
     ClaudeRun,
     claude_version,

@@ -14,8 +14,9 @@ import time
 from pathlib import Path
 
 import pytest
-from fake_anthropic import FakeAnthropic, bash, text
-from harness import ClaudeRun, run_claude, validate_plugin
+
+from .fake_anthropic import FakeAnthropic, Turn, bash, text
+from .harness import ClaudeRun, run_claude, validate_plugin
 
 pytestmark = pytest.mark.e2e
 
@@ -27,9 +28,12 @@ INGEST_WAIT_SECONDS = 30
 
 
 def memory_cli(memory_home: Path, *argv: str) -> str:
-    done = subprocess.run(
+    done = subprocess.run(  # noqa: S603 - this interpreter, our own module
         [sys.executable, "-m", "artibot_memory", *argv],
-        capture_output=True, text=True, check=True, timeout=60,
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=60,
         env={"ARTIBOT_MEMORY_HOME": str(memory_home), "PATH": "/usr/bin:/bin"},
     )
     return done.stdout
@@ -40,47 +44,82 @@ def wait_for_ingest(memory_home: Path) -> None:
     deadline = time.monotonic() + INGEST_WAIT_SECONDS
     while time.monotonic() < deadline:
         pending = list(memory_home.glob("journal*"))
-        summaries = [m for m in json.loads(memory_cli(memory_home, "list", "--type", "context", "--json"))]
+        summaries = list(json.loads(memory_cli(memory_home, "list", "--type", "context", "--json")))
         if not pending and summaries:
             return
         time.sleep(0.2)
     pytest.fail(f"the SessionEnd worker did not finish: {pending} still in the memory home")
 
 
-def session(prompt: str, script: list, fake: FakeAnthropic, home: Path, project: Path, memory_home: Path) -> ClaudeRun:
+def session(
+    prompt: str,
+    script: list[Turn],
+    fake: FakeAnthropic,
+    *,
+    home: Path,
+    project: Path,
+    memory_home: Path,
+) -> ClaudeRun:
     fake.reset()
     fake.set_script(script)
     run = run_claude(
-        prompt, plugin_dir=REPO, home=home, cwd=project, api_url=fake.base_url,
+        prompt,
+        plugin_dir=REPO,
+        home=home,
+        cwd=project,
+        api_url=fake.base_url,
         env_extra={"ARTIBOT_MEMORY_HOME": str(memory_home)},
     )
     return run.check()
 
 
-def test_the_repository_is_a_valid_plugin_and_marketplace(claude_bin: Path, e2e_home: Path):
+@pytest.mark.usefixtures("claude_bin")  # skips (or, in CI, fails) without the CLI
+def test_the_repository_is_a_valid_plugin_and_marketplace(e2e_home: Path) -> None:
     done = validate_plugin(REPO, e2e_home)
     assert done.returncode == 0, done.stdout + done.stderr
 
 
+@pytest.mark.usefixtures("claude_bin")  # skips (or, in CI, fails) without the CLI
 def test_a_second_session_remembers_the_first(
-    claude_bin: Path, fake_api: FakeAnthropic, e2e_home: Path, e2e_project: Path, tmp_path: Path
-):
+    fake_api: FakeAnthropic, e2e_home: Path, e2e_project: Path, tmp_path: Path
+) -> None:
     memory_home = tmp_path / "memory"
-    subprocess.run(["git", "init", "-q", str(e2e_project)], check=True)
+    subprocess.run(["git", "init", "-q", str(e2e_project)], check=True)  # noqa: S603, S607 - git from PATH, fixed argv
 
-    first = [bash(FAILING, "Import the helper"), bash(FIX, "Create the helper"), bash(FAILING, "Import again"), text("Fixed.")]
-    session(PREFERENCE, first, fake_api, e2e_home, e2e_project, memory_home)
+    first: list[Turn] = [
+        bash(FAILING, "Import the helper"),
+        bash(FIX, "Create the helper"),
+        bash(FAILING, "Import again"),
+        text("Fixed."),
+    ]
+    session(
+        PREFERENCE, first, fake_api, home=e2e_home, project=e2e_project, memory_home=memory_home
+    )
     wait_for_ingest(memory_home)
 
     (e2e_project / "artibot_e2e_helper.py").unlink()
-    second = [bash(FAILING, "Import the helper"), text("It failed again.")]
-    session("What do you remember about this project?", second, fake_api, e2e_home, e2e_project, memory_home)
+    second: list[Turn] = [bash(FAILING, "Import the helper"), text("It failed again.")]
+    session(
+        "What do you remember about this project?",
+        second,
+        fake_api,
+        home=e2e_home,
+        project=e2e_project,
+        memory_home=memory_home,
+    )
 
-    start = [r for r in fake_api.main_requests() if r.contains("SessionStart hook additional context")]
+    start = [
+        r for r in fake_api.main_requests() if r.contains("SessionStart hook additional context")
+    ]
     assert start, "no SessionStart context reached the model"
     context = "\n".join(s for s in start[0].strings() if "artibot-memory" in s)
     assert "I prefer pnpm over npm for every JavaScript project" in context
-    assert "Session " in context and PREFERENCE[:40] in context  # session 1's summary
-    fixed = [s for r in fake_api.main_requests() for s in r.strings() if "PostToolUseFailure" in s and "fixed" in s]
+    assert "Session " in context and PREFERENCE[:40] in context  # noqa: PT018 - session 1's summary: its heading and its text
+    fixed = [
+        s
+        for r in fake_api.main_requests()
+        for s in r.strings()
+        if "PostToolUseFailure" in s and "fixed" in s
+    ]
     assert fixed, "the earlier fix was not offered when the error came back"
     assert "artibot_e2e_helper.py" in fixed[0]
