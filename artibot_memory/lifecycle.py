@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from artibot_memory.api import memories as api
+from artibot_memory.api import memories
 from artibot_memory.api.ingest import IngestReport, Record, ingest_journal
 from artibot_memory.api.prune import prune
 from artibot_memory.capture.hooklog import log_failure, write_log
@@ -104,7 +104,7 @@ def on_user_prompt(payload: Payload) -> None:
     if command:
         project = project_of(_text(payload, "cwd"))
         drafts.append(
-            api.Draft(
+            memories.Draft(
                 MemoryType.COMMAND,
                 command,
                 project=project,
@@ -113,7 +113,7 @@ def on_user_prompt(payload: Payload) -> None:
         )
     for found in detect_preferences(prompt):
         drafts.append(
-            api.Draft(
+            memories.Draft(
                 MemoryType.PREFERENCE,
                 found.text,
                 state=State.ACTIVE if found.explicit else State.PENDING,
@@ -123,7 +123,7 @@ def on_user_prompt(payload: Payload) -> None:
             )
         )
     if drafts:
-        api.save_many(drafts)
+        memories.save_many(drafts)
 
 
 def _source(payload: Payload, event: str) -> Source:
@@ -137,7 +137,7 @@ def on_session_end(payload: Payload) -> None:
         return
     session_id = digest.session_id or _text(payload, "session_id") or "unknown"
     project = project_of(digest.cwd or _text(payload, "cwd"))
-    api.save(
+    memories.save(
         MemoryType.CONTEXT,
         render_summary(digest, max_chars=SUMMARY_CHARS),
         key=SESSION_KEY_PREFIX + session_id,

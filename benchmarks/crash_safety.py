@@ -40,8 +40,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from artibot_memory.api import doctor  # noqa: E402 - the path must be set first
-from artibot_memory.api import memories as api  # noqa: E402
+from artibot_memory.api import doctor, memories  # noqa: E402
 from artibot_memory.api.transfer import import_file  # noqa: E402
 from artibot_memory.store.jsonfile import Store  # noqa: E402
 from artibot_memory.store.table import STORES  # noqa: E402
@@ -185,7 +184,9 @@ def _backups_and_saves(home: Path) -> list[str]:
         if backup.state not in doctor.USABLE:
             failures.append(f"backups/{spec.filename} is {backup.state}")
         try:
-            api.save(spec.type.value, record_text(spec.type.value, "after the crash"), home=home)
+            memories.save(
+                spec.type.value, record_text(spec.type.value, "after the crash"), home=home
+            )
         except Exception as exc:  # noqa: BLE001 - a failure to report, whatever it is
             failures.append(f"saving into {spec.filename} after the crash failed: {exc}")
     return failures

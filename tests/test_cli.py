@@ -186,3 +186,31 @@ def test_a_fix_on_anything_but_an_error_is_refused(capsys: pytest.CaptureFixture
     code, _, err = run(capsys, "save", "preference", "tabs", "--fix", "x")
     assert code == 1
     assert "--fix goes with" in err
+
+
+def test_a_hook_given_to_the_command_line_itself_is_a_usage_error(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["hook", "SessionStart"]) == 1
+    assert "run by Claude Code through bin/artibot-memory" in capsys.readouterr().err
+
+
+def test_python_dash_m_runs_hooks_and_verbs_through_the_one_entry(memory_home: Path) -> None:
+    payload = {
+        "session_id": "s",
+        "cwd": "/src/shop",
+        "tool_name": "Edit",
+        "tool_input": {"file_path": "/src/shop/app.py"},
+    }
+    hook = subprocess.run(
+        [sys.executable, "-m", "artibot_memory", "hook", "PostToolUse"],
+        input=json.dumps(payload).encode(),
+        capture_output=True,
+        check=False,
+    )
+    assert (hook.returncode, hook.stdout, hook.stderr) == (0, b"", b"")
+    assert "/src/shop/app.py" in (memory_home / "journal.jsonl").read_text()
+    home = subprocess.run(
+        [sys.executable, "-m", "artibot_memory", "home"], capture_output=True, check=True
+    )
+    assert home.stdout.decode().strip() == str(memory_home)

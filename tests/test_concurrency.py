@@ -71,13 +71,13 @@ def _init(home: str, barrier: Any, stop: Any = None) -> None:
 
 def save_batch(worker: int) -> list[str]:
     """Wait for every worker, then save 25 distinct memories across the four types."""
-    from artibot_memory.api import memories as api  # noqa: PLC0415 - imported in the child
+    from artibot_memory.api import memories  # noqa: PLC0415 - imported in the child
 
     _barrier.wait(BARRIER_TIMEOUT)
     saved = []
     for index in range(SAVES_PER_WORKER):
         memory_type = TYPES[index % len(TYPES)]
-        saved.append(api.save(memory_type, text_for(memory_type, worker, index)).id)
+        saved.append(memories.save(memory_type, text_for(memory_type, worker, index)).id)
     return saved
 
 

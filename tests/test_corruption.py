@@ -142,7 +142,7 @@ def hook_argv(event: str) -> list[str]:
 
 
 def hook_env() -> dict[str, str]:
-    """This environment without the plugin-data variables, as in tests/test_launcher.py."""
+    """This environment without the plugin-data variables, as in tests/test_entry.py."""
     return {k: v for k, v in os.environ.items() if k not in (DATA_ENV, RELAYED_ENV)}
 
 

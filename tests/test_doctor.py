@@ -8,8 +8,7 @@ from pathlib import Path
 import pytest
 from freezegun import freeze_time
 
-from artibot_memory.api import doctor
-from artibot_memory.api import memories as api
+from artibot_memory.api import doctor, memories
 from artibot_memory.cli.app import main
 from artibot_memory.store.jsonfile import Store
 from artibot_memory.store.table import spec_for
@@ -42,8 +41,8 @@ def check_of(name: str) -> doctor.StoreHealth:
 
 
 def two_saves() -> Path:
-    api.save("preference", "first preference")
-    api.save("preference", "second preference")
+    memories.save("preference", "first preference")
+    memories.save("preference", "second preference")
     return Store(spec_for("preference")).path
 
 
@@ -114,7 +113,7 @@ def test_doctor_exits_1_with_one_line_per_problem_and_the_repair_hint(
 
 
 def test_doctor_json_lists_every_check(capsys: pytest.CaptureFixture[str]) -> None:
-    api.save("error", "boom")
+    memories.save("error", "boom")
     code, out, _ = run(capsys, "doctor", "--json")
     report = json.loads(out)
     assert (code, report["healthy"], report["repaired"]) == (0, True, [])
@@ -133,7 +132,7 @@ def test_repair_keeps_the_original_bytes_aside_and_restores_the_backup(
     aside = memory_home / "user-preferences.json.corrupt-20260304T050607Z"
     assert code == 0
     assert aside.read_bytes() == b'{"schema_version": 1, "entr'
-    assert [m.text for m in api.list_memories("preference")] == ["first preference"]
+    assert [m.text for m in memories.list_memories("preference")] == ["first preference"]
     assert (
         "repair: restored user-preferences.json from backups/user-preferences.json (1 entry)" in out
     )
@@ -160,7 +159,7 @@ def test_repair_starts_empty_when_the_backup_cannot_be_used(
         (memory_home / "backups" / path.name).write_bytes(backup)
     actions = doctor.repair()
     assert actions[1] == f"started project-contexts.json empty ({why})"
-    assert api.list_memories("context") == []
+    assert memories.list_memories("context") == []
     assert check_of("project-contexts.json").state == "ok"
 
 
@@ -188,7 +187,7 @@ def test_repair_moves_an_unsafe_link_aside_without_touching_its_target(
     assert aside.is_symlink()
     assert (outside.read_bytes(), stat.S_IMODE(outside.stat().st_mode)) == (VALID_EMPTY, 0o644)
     assert not (memory_home / "command-history.json").is_symlink()
-    api.save("command", "make test")
+    memories.save("command", "make test")
     assert outside.read_bytes() == VALID_EMPTY
 
 
@@ -260,7 +259,7 @@ def test_the_journal_check_counts_waiting_records_and_torn_lines(memory_home: Pa
 def test_a_symlink_leading_out_of_the_home_is_a_problem_that_repair_moves_aside(
     memory_home: Path, tmp_path: Path
 ) -> None:
-    api.save("preference", "tabs")
+    memories.save("preference", "tabs")
     outside = tmp_path / "outside-logs"
     outside.mkdir()
     (memory_home / "logs").symlink_to(outside)
@@ -287,12 +286,12 @@ def test_a_lock_file_symlinked_out_of_the_home_is_moved_aside(
     (memory_home / "user-preferences.json.lock").symlink_to(victim)
     assert check_of("links").state == "unsafe-link"
     doctor.repair()
-    api.save("preference", "tabs")
+    memories.save("preference", "tabs")
     assert victim.read_bytes() == b"precious"
 
 
 def test_loose_modes_are_a_problem_that_repair_fixes(memory_home: Path) -> None:
-    api.save("preference", "tabs")
+    memories.save("preference", "tabs")
     (memory_home / "user-preferences.json").chmod(0o644)
     (memory_home / "backups").mkdir(exist_ok=True)
     (memory_home / "backups").chmod(0o755)
@@ -323,6 +322,6 @@ def test_after_repair_saving_works_again(memory_home: Path, content: bytes) -> N
     memory_home.mkdir(mode=0o700)
     (memory_home / "error-patterns.json").write_bytes(content)
     doctor.repair()
-    api.save("error", "ModuleNotFoundError: No module named 'requests'")
+    memories.save("error", "ModuleNotFoundError: No module named 'requests'")
     assert all(check.ok for check in doctor.diagnose())
     assert os.listdir(memory_home).count("error-patterns.json") == 1

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from artibot_memory.api import memories as api
+from artibot_memory.api import memories
 from artibot_memory.api.ingest import apply_records
 from artibot_memory.store.model import State
 from artibot_memory.text.shell import same_attempt
@@ -56,7 +56,7 @@ def test_a_failure_then_its_fix_in_the_same_session_becomes_a_resolved_error() -
             bash_ok("python app.py", "2026-01-01T10:03:00"),
         ]
     )
-    [error] = api.list_memories("error")
+    [error] = memories.list_memories("error")
     assert error.state is State.RESOLVED
     assert error.resolution == (
         "ran `pip install requests`; edited /src/shop/settings.py; then `python app.py` succeeded"
@@ -67,13 +67,13 @@ def test_a_failure_then_its_fix_in_the_same_session_becomes_a_resolved_error() -
 
 def test_commands_are_counted_per_project() -> None:
     apply_records([bash_ok("pytest -q", f"2026-01-01T10:0{i}:00") for i in range(3)])
-    [command] = api.list_memories("command")
+    [command] = memories.list_memories("command")
     assert (command.text, command.count, command.project) == ("pytest -q", 3, CWD)
 
 
 def test_a_failure_without_a_later_success_stays_open() -> None:
     apply_records([bash_failed("make deploy", "permission denied", "2026-01-01T10:00:00")])
-    [error] = api.list_memories("error")
+    [error] = memories.list_memories("error")
     assert (error.state, error.resolution) == (State.ACTIVE, None)
 
 
@@ -84,14 +84,14 @@ def test_a_success_in_another_session_does_not_close_the_error() -> None:
             bash_ok("make deploy", "2026-01-01T10:05:00", session="b"),
         ]
     )
-    [error] = api.list_memories("error")
+    [error] = memories.list_memories("error")
     assert error.resolution is None
 
 
 def test_a_success_in_a_later_batch_closes_the_stored_error() -> None:
     apply_records([bash_failed("npm test", "npm ERR! missing script: test", "2026-01-01T10:00:00")])
     apply_records([bash_ok("npm test", "2026-01-01T10:05:00")])
-    [error] = api.list_memories("error")
+    [error] = memories.list_memories("error")
     assert error.state is State.RESOLVED
     assert "npm test" in (error.resolution or "")
 
@@ -103,7 +103,7 @@ def test_the_same_error_twice_is_one_pattern_seen_twice() -> None:
             bash_failed("python other.py", MISSING, "2026-01-01T11:00:00"),
         ]
     )
-    [error] = api.list_memories("error")
+    [error] = memories.list_memories("error")
     assert error.count == 2
 
 
@@ -119,5 +119,5 @@ def test_a_replayed_journal_batch_counts_each_command_once() -> None:
     ]
     apply_records(batch)
     apply_records(batch)  # a crashed ingest's take, applied again
-    [command] = api.list_memories("command")
+    [command] = memories.list_memories("command")
     assert command.count == 3

@@ -91,6 +91,33 @@ def test_secrets_are_redacted_before_the_line_is_written(memory_home: Path) -> N
     assert secret.encode() not in (memory_home / journal.JOURNAL_NAME).read_bytes()
 
 
+def test_without_the_redact_module_every_text_is_withheld_never_written(
+    memory_home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    secret = "ghp_" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8"
+    monkeypatch.setitem(sys.modules, "artibot_memory.text.redact", None)  # the import fails
+    journal.append({"event": "PostToolUse", "command": f"GITHUB_TOKEN={secret} gh pr list"})
+    [record] = [json.loads(line) for line in lines_of(memory_home)]
+    assert secret.encode() not in (memory_home / journal.JOURNAL_NAME).read_bytes()
+    assert record["command"] == journal.WITHHELD
+    assert record["v"] == journal.RECORD_VERSION
+
+
+def test_a_home_given_is_the_home_appended_to_and_drained(
+    memory_home: Path, tmp_path: Path
+) -> None:
+    other = tmp_path / "other-home"
+    other.mkdir(mode=0o700)
+    journal.append({"event": "X", "where": "other"}, other)
+    journal.append({"event": "X", "where": "environment"})
+    with journal.drain(other) as batch:
+        assert [r["where"] for r in batch] == ["other"]
+    with journal.drain() as batch:
+        assert [r["where"] for r in batch] == ["environment"]
+    assert not list(other.glob("journal*"))
+    assert not list(memory_home.glob("journal*"))
+
+
 @pytest.mark.parametrize(
     ("field", "limit"),
     [

@@ -19,8 +19,7 @@ from typing import Any
 import pytest
 from workers import wait_for_workers
 
-from artibot_memory.api import doctor
-from artibot_memory.api import memories as api
+from artibot_memory.api import doctor, memories
 from artibot_memory.capture import hooklog, journal
 from artibot_memory.cli.app import main
 from artibot_memory.core.errors import UnsafeStoreError
@@ -109,7 +108,7 @@ def exercise_every_writer(folder: Path, monkeypatch: pytest.MonkeyPatch) -> None
     assert main(["import", str(folder / "in.jsonl")]) == 0
     assert main(["search", "pnpm"]) == 0
     assert main(["prune", "--yes"]) == 0
-    assert main(["forget", api.list_memories("context")[0].id]) == 0
+    assert main(["forget", memories.list_memories("context")[0].id]) == 0
     hook_process("PostToolUse", bash_payload("pnpm build"))
     assert journal.drain()  # not finished: the take stays, as after a failed ingest
     hook_process("PostToolUse", bash_payload("pnpm dev"))
@@ -192,7 +191,7 @@ def test_save_refuses_a_store_symlinked_out_of_the_home(
 ) -> None:
     target = link_out(memory_home, spec_for(memory_type).filename, tmp_path)
     with pytest.raises(UnsafeStoreError, match="symlink leading out of the memory home"):
-        api.save(memory_type, "anything at all")
+        memories.save(memory_type, "anything at all")
     assert untouched(target)
     assert not list(tmp_path.glob("*.tmp"))
 
@@ -255,11 +254,11 @@ def test_the_fast_hook_refuses_a_journal_symlinked_out_of_the_home(
 def test_backups_are_never_written_through_a_symlink_out_of_the_home(
     memory_home: Path, tmp_path: Path
 ) -> None:
-    api.save("preference", "first")
+    memories.save("preference", "first")
     outside = tmp_path / "outside-backups"
     outside.mkdir()
     (memory_home / "backups").symlink_to(outside)
-    api.save("preference", "second")
+    memories.save("preference", "second")
     assert list(outside.iterdir()) == []
 
 
@@ -295,4 +294,4 @@ def test_a_journal_symlink_never_feeds_an_outside_file_into_the_stores(
     }
     target.write_text(json.dumps(record) + "\n")
     ingest()
-    assert api.list_memories("command") == []
+    assert memories.list_memories("command") == []

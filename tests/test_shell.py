@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from artibot_memory.api import memories as api
+from artibot_memory.api import memories
 from artibot_memory.api.ingest import apply_records
 from artibot_memory.capture.transcript import read_transcript
 from artibot_memory.store.model import State
@@ -484,7 +484,7 @@ def _ingest_closes(failed: str, succeeded: str) -> bool:
             {**base, "event": "PostToolUse", "at": "2026-01-01T10:01:00", "command": succeeded},
         ]
     )
-    (error,) = api.list_memories("error")
+    (error,) = memories.list_memories("error")
     return error.state is State.RESOLVED
 
 

@@ -7,7 +7,7 @@ from typing import Any
 
 from freezegun import freeze_time
 
-from artibot_memory.api import memories as api
+from artibot_memory.api import memories
 from artibot_memory.capture import journal
 from artibot_memory.lifecycle import handle, ingest
 from artibot_memory.plugin import fast
@@ -28,7 +28,7 @@ def start_fully_then_drain() -> dict[str, Any] | None:
 
 
 def test_a_full_session_start_leaves_a_cache_the_next_start_serves() -> None:
-    api.save("preference", "Use pnpm, not npm")
+    memories.save("preference", "Use pnpm, not npm")
     fresh = start_fully_then_drain()
     served, cached = serve_cached_start(SHOP)
     assert served
@@ -36,11 +36,11 @@ def test_a_full_session_start_leaves_a_cache_the_next_start_serves() -> None:
 
 
 def test_serving_from_the_cache_still_counts_the_items_as_accessed() -> None:
-    api.save("preference", "Use pnpm, not npm")
+    memories.save("preference", "Use pnpm, not npm")
     start_fully_then_drain()
     serve_cached_start(SHOP)
     ingest()
-    [entry] = api.list_memories("preference")
+    [entry] = memories.list_memories("preference")
     assert entry.access_count == 2
 
 
@@ -50,14 +50,14 @@ def test_an_empty_context_is_cached_as_nothing_to_say() -> None:
 
 
 def test_any_store_change_sends_the_start_back_to_the_full_path() -> None:
-    api.save("preference", "Use pnpm, not npm")
+    memories.save("preference", "Use pnpm, not npm")
     start_fully_then_drain()
-    api.save("context", "new fact", project="/src/shop")
+    memories.save("context", "new fact", project="/src/shop")
     assert serve_cached_start(SHOP) == (False, None)
 
 
 def test_records_waiting_in_the_journal_send_it_back_to_the_full_path() -> None:
-    api.save("preference", "Use pnpm, not npm")
+    memories.save("preference", "Use pnpm, not npm")
     start_fully_then_drain()
     handle("UserPromptSubmit", {"session_id": "x", "prompt": "nothing to keep"})
 
@@ -66,19 +66,19 @@ def test_records_waiting_in_the_journal_send_it_back_to_the_full_path() -> None:
 
 
 def test_another_project_has_its_own_cache() -> None:
-    api.save("context", "shop fact", project="/src/shop")
+    memories.save("context", "shop fact", project="/src/shop")
     start_fully_then_drain()
     assert serve_cached_start({"cwd": "/src/blog"})[0] is False
 
 
 def test_the_cache_expires_with_the_first_memory_it_shows_and_after_a_day() -> None:
     with freeze_time("2026-01-01T00:00:00Z") as clock:
-        api.save("command", "make test", project="/src/shop")
+        memories.save("command", "make test", project="/src/shop")
         start_fully_then_drain()
         clock.tick(timedelta(days=7))
         assert serve_cached_start(SHOP)[0] is False
     with freeze_time("2026-02-01T00:00:00Z") as clock:
-        api.save("preference", "tabs")
+        memories.save("preference", "tabs")
         start_fully_then_drain()
         clock.tick(timedelta(hours=23))
         assert serve_cached_start(SHOP)[0] is True

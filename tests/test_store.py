@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from artibot_memory.api import memories as api
+from artibot_memory.api import memories
 from artibot_memory.core.errors import CorruptStoreError, NewerSchemaError, UnsafeStoreError
 from artibot_memory.store.jsonfile import Store
 from artibot_memory.store.table import spec_for
@@ -22,22 +22,22 @@ def test_a_missing_store_file_reads_as_empty() -> None:
 
 
 def test_the_memory_home_is_private_and_files_are_owner_only(memory_home: Path) -> None:
-    api.save("preference", "Tabs, not spaces")
+    memories.save("preference", "Tabs, not spaces")
     assert stat.S_IMODE(memory_home.stat().st_mode) == 0o700
     path = memory_home / "user-preferences.json"
     assert stat.S_IMODE(path.stat().st_mode) == 0o600
 
 
 def test_a_store_file_has_the_versioned_shape(memory_home: Path) -> None:
-    api.save("command", "make build")
+    memories.save("command", "make build")
     document = json.loads((memory_home / "command-history.json").read_text())
     assert document["schema_version"] == 1
     assert [entry["text"] for entry in document["entries"]] == ["make build"]
 
 
 def test_every_save_keeps_the_previous_file_as_a_backup(memory_home: Path) -> None:
-    api.save("preference", "first")
-    api.save("preference", "second")
+    memories.save("preference", "first")
+    memories.save("preference", "second")
     backup = json.loads((memory_home / "backups" / "user-preferences.json").read_text())
     assert [entry["text"] for entry in backup["entries"]] == ["first"]
 
@@ -62,7 +62,7 @@ def test_a_corrupt_store_is_reported_and_never_overwritten(
     path = memory_home / "user-preferences.json"
     path.write_bytes(content)
     with pytest.raises(CorruptStoreError, match=problem) as caught:
-        api.save("preference", "anything")
+        memories.save("preference", "anything")
     assert str(path) in str(caught.value)
     assert path.read_bytes() == content
 
@@ -73,7 +73,7 @@ def test_a_newer_schema_version_is_refused_with_advice_to_upgrade(memory_home: P
     content = b'{"schema_version": 99, "entries": []}'
     path.write_bytes(content)
     with pytest.raises(NewerSchemaError, match="upgrade"):
-        api.save("error", "boom")
+        memories.save("error", "boom")
     assert path.read_bytes() == content
 
 
@@ -102,12 +102,12 @@ def test_a_symlinked_store_leading_out_of_the_home_is_refused(
     outside.write_text('{"schema_version": 1, "entries": []}')
     os.symlink(outside, memory_home / "user-preferences.json")
     with pytest.raises(UnsafeStoreError):
-        api.save("preference", "x")
+        memories.save("preference", "x")
     assert outside.read_text() == '{"schema_version": 1, "entries": []}'
 
 
 def test_a_failed_transaction_writes_nothing() -> None:
-    api.save("preference", "kept")
+    memories.save("preference", "kept")
     store = store_of("preference")
     before = store.path.read_bytes()
     with pytest.raises(RuntimeError), store.transaction() as entries:  # noqa: PT012 - raised inside the transaction

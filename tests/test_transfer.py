@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from artibot_memory.api import memories as api
+from artibot_memory.api import memories
 from artibot_memory.api.transfer import export_lines, import_file
 from artibot_memory.core.errors import ImportFileError
 from artibot_memory.store.jsonfile import Store
@@ -16,16 +16,16 @@ from artibot_memory.store.table import STORES, spec_for
 def test_export_then_import_into_an_empty_home_restores_every_record(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    api.save("preference", "Use pnpm", key="pm", tags=["js"])
-    api.save("context", "shop facts", project="/src/shop")
-    api.save("error", "TypeError: x is undefined", resolution="guard the call")
-    api.save("command", "pnpm build")
+    memories.save("preference", "Use pnpm", key="pm", tags=["js"])
+    memories.save("context", "shop facts", project="/src/shop")
+    memories.save("error", "TypeError: x is undefined", resolution="guard the call")
+    memories.save("command", "pnpm build")
     exported = list(export_lines())
-    original = {m.id: m for m in api.list_memories()}
+    original = {m.id: m for m in memories.list_memories()}
     monkeypatch.setenv("ARTIBOT_MEMORY_HOME", str(tmp_path / "other-home"))
     report = import_file(exported, "export.jsonl")
     assert report.imported == 4
-    restored = {m.id: m for m in api.list_memories()}
+    restored = {m.id: m for m in memories.list_memories()}
     assert restored.keys() == original.keys()
     for memory_id, memory in original.items():
         assert restored[memory_id].model_dump() == memory.model_dump()
@@ -39,7 +39,7 @@ def test_short_records_need_only_type_and_text() -> None:
     ]
     report = import_file(lines, "in.jsonl")
     assert report.imported == 2
-    assert {m.text for m in api.list_memories()} == {"tabs", "fact"}
+    assert {m.text for m in memories.list_memories()} == {"tabs", "fact"}
 
 
 @pytest.mark.parametrize(
@@ -59,7 +59,7 @@ def test_a_malformed_line_is_reported_by_number_and_nothing_is_imported(
     with pytest.raises(ImportFileError, match=r"in\.jsonl:2: ") as caught:
         import_file(lines, "in.jsonl")
     assert problem in str(caught.value)
-    assert api.list_memories() == []
+    assert memories.list_memories() == []
 
 
 def test_skip_invalid_imports_the_valid_lines_and_lists_the_rest() -> None:
@@ -95,8 +95,8 @@ def test_records_already_expired_on_arrival_are_not_kept() -> None:
 
 
 def test_importing_the_same_full_records_twice_keeps_one_copy_each() -> None:
-    api.save("command", "make build")
+    memories.save("command", "make build")
     exported = list(export_lines())
     import_file(exported, "again.jsonl")
-    [entry] = api.list_memories("command")
+    [entry] = memories.list_memories("command")
     assert entry.count == 1

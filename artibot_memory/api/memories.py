@@ -13,7 +13,6 @@ re-exported by :mod:`artibot_memory` for callers who want one import.
 
 from __future__ import annotations
 
-from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -23,8 +22,8 @@ from typing import Any
 from artibot_memory.core import clock
 from artibot_memory.core.errors import UnknownMemoryError, UsageError
 from artibot_memory.core.project import same_project
-from artibot_memory.store.jsonfile import Store
-from artibot_memory.store.merge import Twins, absorb, drop_expired, enforce_cap, new_evidence
+from artibot_memory.store.jsonfile import Store, change_each_store, group_by_store
+from artibot_memory.store.merge import join, new_evidence
 from artibot_memory.store.model import (
     MAX_TEXT_CHARS,
     Memory,
@@ -135,18 +134,15 @@ def save_many(drafts: Iterable[Draft], *, home: Path | None = None) -> list[Memo
     """Save many drafts with one lock and one write per store; return the stored records."""
     now = clock.now()
     built = [build(draft, now) for draft in drafts]
-    by_type: dict[MemoryType, list[int]] = defaultdict(list)
-    for index, memory in enumerate(built):
-        by_type[memory.type].append(index)
     stored: list[Memory] = list(built)
-    for memory_type, indexes in by_type.items():
-        spec = spec_for(memory_type)
-        with Store(spec, home).transaction() as entries:
-            drop_expired(entries, now)
-            twins = Twins(entries)
-            for index in indexes:
-                stored[index] = absorb(entries, built[index], spec, now, twins)
-            enforce_cap(entries, spec.cap)
+
+    def store_group(spec: StoreSpec, entries: list[Memory], indexes: list[int]) -> None:
+        arrivals = [built[index] for index in indexes]
+        for index, record in zip(indexes, join(entries, arrivals, spec, now), strict=True):
+            stored[index] = record
+
+    groups = group_by_store(range(len(built)), lambda index: [spec_for(built[index].type)])
+    change_each_store(groups, store_group, home)
     return stored
 
 
@@ -206,14 +202,3 @@ def _remove_where(
 
 def _matches(memory: Memory, memory_id: str | None, key: str | None) -> bool:
     return memory.id == memory_id if memory_id else memory.key == key
-
-
-def update(memory_id: str, *, home: Path | None = None, **changes: Any) -> Memory:
-    """Change fields of one memory under its store's lock and return it."""
-    for spec in specs_for_id(memory_id):
-        with Store(spec, home).transaction() as entries:
-            for index, memory in enumerate(entries):
-                if memory.id == memory_id:
-                    entries[index] = Memory.model_validate({**memory.model_dump(), **changes})
-                    return entries[index]
-    raise UnknownMemoryError(f"id {memory_id!r}")

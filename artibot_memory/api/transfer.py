@@ -20,10 +20,10 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from artibot_memory.api.memories import Draft, build, clean_text, list_memories
 from artibot_memory.core import clock
 from artibot_memory.core.errors import ImportFileError, UsageError
-from artibot_memory.store.jsonfile import Store
-from artibot_memory.store.merge import Twins, absorb, drop_expired, enforce_cap
+from artibot_memory.store.jsonfile import change_each_store, group_by_store
+from artibot_memory.store.merge import drop_expired, join
 from artibot_memory.store.model import Memory, MemoryType, Scope, Source, State, clean_tags
-from artibot_memory.store.table import spec_for
+from artibot_memory.store.table import StoreSpec, spec_for
 from artibot_memory.text.redact import redact_value
 
 
@@ -107,22 +107,16 @@ def import_records(records: list[Memory], home: Path | None = None) -> ImportRep
     """Store parsed records: one lock and one write per store."""
     now = clock.now()
     report = ImportReport()
-    by_type: dict[MemoryType, list[Memory]] = {}
-    for record in records:
-        by_type.setdefault(record.type, []).append(record)
-    for memory_type, group in by_type.items():
-        spec = spec_for(memory_type)
-        with Store(spec, home).transaction() as entries:
-            drop_expired(entries, now)
-            fresh = [m for m in group if not m.is_expired(now)]
-            report.expired_on_arrival += len(group) - len(fresh)
-            existing_ids = {e.id for e in entries}
-            twins = Twins(entries)
-            for memory in fresh:
-                if memory.id not in existing_ids:
-                    absorb(entries, memory, spec, now, twins)
-            enforce_cap(entries, spec.cap)
+
+    def store_group(spec: StoreSpec, entries: list[Memory], group: list[Memory]) -> None:
+        drop_expired(entries, now)  # first, so an expired entry does not hide its own id
+        fresh = [m for m in group if not m.is_expired(now)]
+        existing_ids = {e.id for e in entries}
+        join(entries, [m for m in fresh if m.id not in existing_ids], spec, now)
+        report.expired_on_arrival += len(group) - len(fresh)
         report.imported += len(fresh)
+
+    change_each_store(group_by_store(records, lambda m: [spec_for(m.type)]), store_group, home)
     return report
 
 

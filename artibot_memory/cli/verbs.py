@@ -13,8 +13,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from artibot_memory.api import doctor
-from artibot_memory.api import memories as api
+from artibot_memory.api import doctor, memories
 from artibot_memory.api.prune import PruneReport, extend_ttl, plan_prune, prune
 from artibot_memory.api.stats import store_stats
 from artibot_memory.api.transfer import export_lines, import_file
@@ -65,7 +64,7 @@ def cmd_save(args: argparse.Namespace) -> Output:
         msg = "--fix goes with `save error`: it records what resolved the error"
         raise UsageError(msg)
     project = resolve_project(args.project, Path.cwd() if args.type in PROJECT_TYPES else None)
-    saved = api.save(
+    saved = memories.save(
         args.type,
         args.text,
         key=args.key,
@@ -90,13 +89,13 @@ def cmd_search(args: argparse.Namespace) -> Output:
 
 def cmd_list(args: argparse.Namespace) -> Output:
     """``list``: stored memories, newest first."""
-    found = api.list_memories(args.type, project=resolve_project(args.project))
+    found = memories.list_memories(args.type, project=resolve_project(args.project))
     return Output([brief(m) for m in found], [f"{one_line(m)}  [{m.state.value}]" for m in found])
 
 
 def cmd_show(args: argparse.Namespace) -> Output:
     """``show ID``: one memory, every field."""
-    record = api.get(args.id).model_dump(mode="json")
+    record = memories.get(args.id).model_dump(mode="json")
     return Output(
         record,
         [f"{name}: {value}" for name, value in record.items() if value not in (None, [], {})],
@@ -105,7 +104,7 @@ def cmd_show(args: argparse.Namespace) -> Output:
 
 def cmd_forget(args: argparse.Namespace) -> Output:
     """``forget ID`` or ``forget --key K``: delete for good."""
-    gone = api.forget(args.id, key=args.key)
+    gone = memories.forget(args.id, key=args.key)
     return Output([brief(m) for m in gone], [f"forgot {one_line(m)}" for m in gone])
 
 

@@ -21,15 +21,16 @@ from datetime import datetime
 from pathlib import Path
 
 from artibot_memory.core import clock
-from artibot_memory.core.errors import StoreBusyError, StoreError
+from artibot_memory.core.errors import StoreError
 from artibot_memory.core.project import same_project
 from artibot_memory.recall.scoring import KeywordIndex, ScoreParts, frequency, recency, relevance
-from artibot_memory.store.jsonfile import Store
+from artibot_memory.store.jsonfile import Store, change_each_store, group_by_store
 from artibot_memory.store.model import Memory, MemoryType, State
-from artibot_memory.store.table import STORES, spec_for, specs_for_id
+from artibot_memory.store.table import STORES, StoreSpec, spec_for, specs_for_id
 from artibot_memory.text.tokens import tokenize
 
 SEARCHABLE_STATES = frozenset({State.ACTIVE, State.RESOLVED, State.STALE})
+ACCESS_LOCK_TIMEOUT = 2.0  # seconds; an access count is not worth a slow hook
 TAG_WEIGHT = 2  # a tag is a curated word: it counts as twice the same word in the text
 
 
@@ -139,16 +140,12 @@ def record_access_counts(counts: dict[str, int], at: datetime, home: Path | None
 
     A store whose lock is busy is skipped: a lost access count is better than a slow hook.
     """
-    by_store: dict[str, dict[str, int]] = defaultdict(dict)
-    for memory_id, count in counts.items():
-        for spec in specs_for_id(memory_id):
-            by_store[spec.type.value][memory_id] = count
-    for memory_type, wanted in by_store.items():
-        try:
-            with Store(spec_for(memory_type), home).transaction(timeout=2.0) as entries:
-                _bump(entries, wanted, at)
-        except StoreBusyError:
-            continue
+
+    def bump(_spec: StoreSpec, entries: list[Memory], ids: list[str]) -> None:
+        _bump(entries, {memory_id: counts[memory_id] for memory_id in ids}, at)
+
+    groups = group_by_store(counts, specs_for_id)
+    change_each_store(groups, bump, home, timeout=ACCESS_LOCK_TIMEOUT, skip_busy=True)
 
 
 def _bump(entries: list[Memory], counts: dict[str, int], at: datetime) -> None:

@@ -17,13 +17,19 @@ from __future__ import annotations
 
 import contextlib
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
+from typing import TypeVar
 
 import orjson
 from pydantic import TypeAdapter, ValidationError
 
-from artibot_memory.core.errors import CorruptStoreError, NewerSchemaError, UnsafeStoreError
+from artibot_memory.core.errors import (
+    CorruptStoreError,
+    NewerSchemaError,
+    StoreBusyError,
+    UnsafeStoreError,
+)
 from artibot_memory.core.paths import ensure_private_dir, is_inside, memory_home
 from artibot_memory.store import envelope
 from artibot_memory.store.files import Fingerprint, fingerprint, write_atomically
@@ -34,6 +40,7 @@ from artibot_memory.store.table import StoreSpec
 
 _ENTRIES = TypeAdapter(list[Memory])
 _READ_CACHE: dict[Path, tuple[Fingerprint, list[Memory]]] = {}
+T = TypeVar("T")
 
 
 class Store:
@@ -114,6 +121,49 @@ class Store:
         except OSError:
             return  # a filesystem without hard links: the store write still goes ahead
         staging.replace(self.backup_path)
+
+
+def group_by_store(
+    items: Iterable[T], stores_of: Callable[[T], Iterable[StoreSpec]]
+) -> dict[StoreSpec, list[T]]:
+    """Sort ``items`` by the store (or stores) each belongs to, keeping their order.
+
+    >>> from artibot_memory.store.table import specs_for_id
+    >>> groups = group_by_store(["cmd-1", "err-2", "cmd-3"], specs_for_id)
+    >>> [(spec.type.value, ids) for spec, ids in groups.items()]
+    [('command', ['cmd-1', 'cmd-3']), ('error', ['err-2'])]
+    """
+    groups: dict[StoreSpec, list[T]] = {}
+    for item in items:
+        for spec in stores_of(item):
+            groups.setdefault(spec, []).append(item)
+    return groups
+
+
+def change_each_store(
+    groups: Mapping[StoreSpec, T],
+    change: Callable[[StoreSpec, list[Memory], T], None],
+    home: Path | None = None,
+    *,
+    timeout: float = LOCK_TIMEOUT_SECONDS,
+    skip_busy: bool = False,
+) -> list[StoreSpec]:
+    """Apply ``change`` to every store in ``groups``: one lock and one write per store.
+
+    ``change(spec, entries, group)`` edits the entries in place (see
+    :meth:`Store.transaction`). With ``skip_busy`` a store whose lock stays busy past
+    ``timeout`` is left out and named in the list returned; otherwise it raises.
+    """
+    skipped: list[StoreSpec] = []
+    for spec, group in groups.items():
+        try:
+            with Store(spec, home).transaction(timeout) as entries:
+                change(spec, entries, group)
+        except StoreBusyError:
+            if not skip_busy:
+                raise
+            skipped.append(spec)
+    return skipped
 
 
 def parse_store_bytes(path: Path, data: bytes) -> list[Memory]:

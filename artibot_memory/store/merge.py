@@ -19,6 +19,7 @@ On every save, in this order (DESIGN.md, non-negotiable 3):
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from datetime import datetime
 
 from artibot_memory.store.model import Evidence, Memory, MemoryType, State, clean_tags
@@ -88,6 +89,21 @@ class Twins:
         if new.key is not None:
             return self.by_key.get(new.key)
         return self.by_identity.get(identity(new))
+
+
+def join(
+    entries: list[Memory], arrivals: Iterable[Memory], spec: StoreSpec, now: datetime
+) -> list[Memory]:
+    """Add ``arrivals`` to a store's ``entries`` in the order of the module docstring.
+
+    Expired entries go, each arrival is merged into its twin or appended, then the cap is
+    enforced. Returns the stored record of each arrival (its twin when it merged).
+    """
+    drop_expired(entries, now)
+    twins = Twins(entries)
+    stored = [absorb(entries, memory, spec, now, twins) for memory in arrivals]
+    enforce_cap(entries, spec.cap)
+    return stored
 
 
 def absorb(

@@ -472,6 +472,13 @@ def test_the_manifests_agree_on_name_and_version() -> None:
     assert plugin["version"] == entry["version"] == project["version"]
 
 
+def test_the_console_script_is_the_same_entry_as_bin_artibot_memory() -> None:
+    assert project_table()["scripts"] == {"artibot-memory": "artibot_memory.plugin.entry:main"}
+    assert (
+        "from artibot_memory.plugin.entry import main" in (ROOT / "bin/artibot-memory").read_text()
+    )
+
+
 def test_requirements_txt_lists_the_runtime_dependencies_of_pyproject() -> None:
     project = project_table()
     lines = (ROOT / "requirements.txt").read_text().splitlines()

@@ -3,7 +3,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from artibot_memory.api import memories as api
+from artibot_memory.api import memories
 from artibot_memory.capture import journal
 from artibot_memory.lifecycle import handle
 from artibot_memory.store.model import State
@@ -32,8 +32,8 @@ def test_session_start_with_nothing_stored_prints_nothing() -> None:
 
 
 def test_session_start_injects_the_projects_memories_as_additional_context() -> None:
-    api.save("preference", "Use pnpm, not npm")
-    api.save("context", "Checkout uses Stripe", project="/src/shop")
+    memories.save("preference", "Use pnpm, not npm")
+    memories.save("context", "Checkout uses Stripe", project="/src/shop")
     output = handle("SessionStart", {"cwd": "/src/shop", "source": "startup", "session_id": "s"})
     assert output is not None
     specific = output["hookSpecificOutput"]
@@ -61,39 +61,39 @@ def test_session_start_ingests_the_journal_first() -> None:
 def test_session_end_stores_a_summary_and_a_resumed_session_updates_it(tmp_path: Path) -> None:
     path = write_transcript(tmp_path / "s1.jsonl", "s1", ["Add a checkout page"])
     handle("SessionEnd", {"session_id": "s1", "transcript_path": str(path), "cwd": "/src/shop"})
-    [summary] = api.list_memories("context")
+    [summary] = memories.list_memories("context")
     assert summary.key == "session:s1"
     assert "Add a checkout page" in summary.text
     write_transcript(path, "s1", ["Add a checkout page", "Now add tests for it"])
     handle("SessionEnd", {"session_id": "s1", "transcript_path": str(path), "cwd": "/src/shop"})
-    [updated] = api.list_memories("context")
+    [updated] = memories.list_memories("context")
     assert updated.id == summary.id
     assert "Now add tests for it" in updated.text
 
 
 def test_session_end_with_a_missing_transcript_stores_nothing(tmp_path: Path) -> None:
     handle("SessionEnd", {"session_id": "s1", "transcript_path": str(tmp_path / "gone.jsonl")})
-    assert api.list_memories() == []
+    assert memories.list_memories() == []
 
 
 def test_a_stated_preference_is_pending_until_a_second_session_states_it() -> None:
     handle("UserPromptSubmit", {"session_id": "a", "prompt": "I prefer small commits"})
-    [pending] = api.list_memories("preference")
+    [pending] = memories.list_memories("preference")
     assert pending.state is State.PENDING
     handle("UserPromptSubmit", {"session_id": "b", "prompt": "I prefer small commits."})
-    [active] = api.list_memories("preference")
+    [active] = memories.list_memories("preference")
     assert active.state is State.ACTIVE
 
 
 def test_an_explicit_remember_is_active_at_once() -> None:
     handle("UserPromptSubmit", {"session_id": "a", "prompt": "Remember that we use Postgres 16"})
-    [saved] = api.list_memories("preference")
+    [saved] = memories.list_memories("preference")
     assert (saved.text, saved.state) == ("we use Postgres 16", State.ACTIVE)
 
 
 def test_a_slash_command_is_counted() -> None:
     handle("UserPromptSubmit", {"session_id": "a", "cwd": "/src/shop", "prompt": "/compact"})
-    [command] = api.list_memories("command")
+    [command] = memories.list_memories("command")
     assert command.text == "/compact"
 
 
@@ -104,7 +104,7 @@ def test_unknown_events_and_garbage_payloads_do_nothing() -> None:
 
 
 def test_one_broken_store_does_not_cost_the_session_the_others(memory_home: Path) -> None:
-    api.save("preference", "Use pnpm, not npm")
+    memories.save("preference", "Use pnpm, not npm")
     (memory_home / "command-history.json").write_bytes(b"{broken")
     output = handle("SessionStart", {"cwd": "/src/shop", "source": "startup"})
     assert output is not None
