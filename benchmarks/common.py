@@ -32,7 +32,14 @@ ROOT = Path(__file__).resolve().parent.parent
 BENCH_DIR = ROOT / "benchmarks"
 RESULTS = BENCH_DIR / "RESULTS.md"
 SHARED_ENV = "ARTIBOT_SHARED"
-SECTION_ORDER = ("hook_latency", "hook_latency_clean_venv", "context_budget", "scale", "quality")
+SECTION_ORDER = (
+    "hook_latency",
+    "hook_latency_clean_venv",
+    "hook_compare",
+    "context_budget",
+    "scale",
+    "quality",
+)
 RESULTS_HEADER = """# Benchmark results
 
 Written by the benchmarks in this folder (how to run them: [README.md](README.md)). Each section

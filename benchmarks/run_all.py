@@ -3,11 +3,15 @@
 Each benchmark runs as its own process (``python benchmarks/NAME.py``) and writes its own section;
 this script only starts RESULTS.md afresh and runs them in order. Options are passed on:
 
-    python benchmarks/run_all.py [--quick] [--skip NAME ...]
+    python benchmarks/run_all.py [--quick | --smoke] [--skip NAME ...]
 
 ``--quick``: fewer runs and smaller sizes, to check that everything works (hook_latency 5 runs,
 scale 1k and 10k only, LoCoMo 2 conversations); the figures of a quick run are not the reference
-ones. Without the shared material (../shared or $ARTIBOT_SHARED) the benchmarks that need it say so
+ones. ``--smoke``: every benchmark, the crash-safety one and the side-by-side hook comparison
+(against this very checkout) included, at the smallest sizes, writing no figures: what
+``.ci/run`` runs so that no benchmark can rot unnoticed (a few minutes).
+
+Without the shared material (../shared or $ARTIBOT_SHARED) the benchmarks that need it say so
 in their section and the others still run.
 """
 
@@ -27,6 +31,16 @@ FULL = {
     "scale": [],
     "quality": [],
 }
+# Each at its smallest, with --no-write where the benchmark writes RESULTS.md.
+SMOKE = {
+    "hook_latency": ["--runs", "2", "--warmup", "0", "--no-write"],
+    "hook_compare": ["--against", str(common.ROOT), "--runs", "2", "--warmup", "0", "--no-write"],
+    "context_budget": ["--no-write"],
+    "scale": ["--sizes", "1000", "--no-prototypes", "--no-write"],
+    "quality": ["--conversations", "1", "--no-write"],
+    "retrieval_quality": [],
+    "crash_safety": ["--trials", "2", "--lines", "200", "--seed-entries", "10"],
+}
 QUICK = {
     "hook_latency": ["--runs", "5", "--warmup", "1"],
     "hook_latency_clean_venv": ["--clean-venv", "--runs", "5", "--warmup", "1"],
@@ -38,13 +52,18 @@ QUICK = {
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true", help="a fast check, not reference figures")
+    size = parser.add_mutually_exclusive_group()
+    size.add_argument("--quick", action="store_true", help="a fast check, not reference figures")
+    size.add_argument(
+        "--smoke", action="store_true", help="every benchmark at its smallest, no figures"
+    )
     parser.add_argument(
-        "--skip", nargs="*", default=[], choices=sorted(FULL), help="benchmarks to leave out"
+        "--skip", nargs="*", default=[], choices=sorted(SMOKE), help="benchmarks to leave out"
     )
     args = parser.parse_args(argv)
-    plan = QUICK if args.quick else FULL
-    common.reset_results()
+    plan = SMOKE if args.smoke else QUICK if args.quick else FULL
+    if not args.smoke:
+        common.reset_results()
     failed = []
     for name, extra in plan.items():
         if name in args.skip:

@@ -255,20 +255,25 @@ def test_odd_payload_fields_are_tolerated(payload: dict[str, Any]) -> None:
     assert [r["event"] for r in journaled()] == ["PostToolUseFailure"]
 
 
-def test_the_fast_path_imports_no_third_party_package_nor_typing_or_pathlib() -> None:
+def modules_loaded_by(event: str, payload: dict[str, Any]) -> set[str]:
+    """Every module a real ``python3 -S`` hook process has loaded once ``event`` is handled."""
     code = (
         "import sys, json; sys.path.insert(0, sys.argv[1]);"
         "from artibot_memory.plugin import entry;"
-        "entry.run_hook('PostToolUse', sys.stdin.buffer.read());"
+        "entry.run_hook(sys.argv[2], sys.stdin.buffer.read());"
         "print(json.dumps(sorted(sys.modules)))"
     )
     done = subprocess.run(  # noqa: S603 - this interpreter, fixed code
-        [sys.executable, "-S", "-c", code, str(ROOT)],
-        input=json.dumps(captured("PostToolUse")).encode(),
+        [sys.executable, "-S", "-c", code, str(ROOT), event],
+        input=json.dumps(payload).encode(),
         capture_output=True,
         check=True,
     )
-    loaded = set(json.loads(done.stdout))
+    return set(json.loads(done.stdout))
+
+
+def test_the_fast_path_imports_no_third_party_package_nor_typing_or_pathlib() -> None:
+    loaded = modules_loaded_by("PostToolUse", captured("PostToolUse"))
     assert loaded.isdisjoint({"pydantic", "orjson", "filelock", "platformdirs"})
     assert loaded.isdisjoint(
         {
@@ -278,6 +283,13 @@ def test_the_fast_path_imports_no_third_party_package_nor_typing_or_pathlib() ->
             "artibot_memory.text.shell",
         }
     )
+
+
+def test_a_failed_call_reads_its_exit_code_and_signature_without_the_shell_reader() -> None:
+    loaded = modules_loaded_by("PostToolUseFailure", failure(YAML_ERROR))
+    assert "artibot_memory.text.signature" in loaded
+    assert loaded.isdisjoint({"pydantic", "orjson", "filelock", "platformdirs", "typing"})
+    assert loaded.isdisjoint({"pathlib", "shlex", "artibot_memory.text.shell"})
 
 
 def test_a_fix_saved_through_the_python_api_is_found_by_the_fast_path() -> None:

@@ -21,13 +21,12 @@ from artibot_memory.text.shell import (
     Statement,
     command_keys,
     command_signature,
-    exit_code,
     is_test,
     program_and_target,
     same_attempt,
     statements,
 )
-from artibot_memory.text.signature import error_signature
+from artibot_memory.text.signature import error_signature, exit_code
 from artibot_memory.text.tags import auto_tags
 
 Key = tuple[str, str]

@@ -25,7 +25,8 @@ from typing import TYPE_CHECKING, Any
 
 from artibot_memory.core.clock import parse_time
 from artibot_memory.text import trim
-from artibot_memory.text.shell import CommandLine, exit_code
+from artibot_memory.text.shell import CommandLine
+from artibot_memory.text.signature import exit_code
 
 if TYPE_CHECKING:
     from collections.abc import Iterator

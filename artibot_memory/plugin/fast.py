@@ -164,8 +164,8 @@ def _on_success(payload: dict[str, Any]) -> None:
 
 
 def _on_failure(payload: dict[str, Any]) -> dict[str, Any] | None:
-    from artibot_memory.text.shell import exit_code  # noqa: PLC0415 - failures only
-    from artibot_memory.text.signature import error_signature  # noqa: PLC0415 - failures only
+    # Imported here: a successful tool call, the common case, needs neither.
+    from artibot_memory.text.signature import error_signature, exit_code  # noqa: PLC0415
 
     raw_error = _text(payload, "error") or ""
     # Exactly the text the journal keeps, so the ingest gets this signature from it again.

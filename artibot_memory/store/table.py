@@ -12,7 +12,8 @@ error       error-patterns.json      90 days   200   err-…
 This one table is what every part of the product knows about the stores: the hook fast
 path finds the error store's file here, :mod:`artibot_memory.store.model` the id prefixes,
 pruning the TTLs and caps. Standard library only (and no ``dataclasses``: the cached
-SessionStart imports this module and pays for every import).
+SessionStart imports this module and pays for every import, so even the error tree is
+imported only when an unknown type is asked for).
 
 The seed leaves preferences and contexts uncapped; the original code let contexts grow
 without bound, so both get a documented cap. Preferences are deduplicated by key, so
@@ -26,8 +27,6 @@ from __future__ import annotations
 
 from datetime import timedelta
 from enum import Enum
-
-from artibot_memory.core.errors import UsageError
 
 
 class MemoryType(str, Enum):
@@ -106,6 +105,8 @@ def spec_for(memory_type: MemoryType | str) -> StoreSpec:
     try:
         wanted = MemoryType(memory_type)
     except ValueError:
+        from artibot_memory.core.errors import UsageError  # noqa: PLC0415 - see the docstring
+
         names = ", ".join(t.value for t in MemoryType)
         msg = f"unknown memory type {memory_type!r}; use one of: {names}"
         raise UsageError(msg) from None

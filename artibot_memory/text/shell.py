@@ -1,8 +1,5 @@
 r"""Reading shell command lines: the one reader behind pairing, test runs and command tags.
 
-Also the one reader of the ``Exit code N`` line that heads a failed Bash call's error text
-(:func:`exit_code`).
-
 Claude Code runs Bash lines such as ``cd app && uv run pytest tests/x.py -x 2>&1 | tail``.
 What the memory needs of one is *what ran on what*, here ``pytest`` on ``tests/x.py``.
 Ingest (pairing an error with its fix), the session summary (the same pairing, and telling
@@ -67,17 +64,12 @@ after ``pytest tests/x.py -x 2>&1 | tail``) is the same attempt, the last statem
 ``&&`` chain is the one that counts, and ingest, like the summary, lets ``git push -u
 origin x`` close a failed ``git push``.
 
-Exit code. Claude Code's Bash tool starts a failure's error text with an ``Exit code N``
-line (``Error: Exit code N`` in some versions), then the command's output. The journal
-keeps the code, the session summary shows it, and the error signature leaves the line out
-(the message says what went wrong; the same failure may exit 1 or 2). The code counts
-only as the whole first non-blank line, so output that merely begins with those words
-(``Exit code 1 means...``) keeps its text and has no code.
+The ``Exit code N`` line that heads a failed call's error text is read by
+:func:`artibot_memory.text.signature.exit_code`, kept apart so a failure's hook need not load
+this module.
 
 >>> program_and_target("cd app && uv run pytest tests/x.py -x 2>&1 | tail")
 ('pytest', 'tests/x.py')
->>> exit_code("Exit code 128\nfatal: no upstream branch")
-(128, 'fatal: no upstream branch')
 """
 
 from __future__ import annotations
@@ -95,7 +87,6 @@ __all__ = [
     "Statement",
     "command_keys",
     "command_signature",
-    "exit_code",
     "is_test",
     "program_and_target",
     "same_attempt",
@@ -109,8 +100,6 @@ MAX_READ_CHARS = 20_000  # of a line read into statements: a pasted script stays
 MAX_STATEMENTS = 20
 MAX_PROGRAM_CHARS = 100
 MAX_TARGET_CHARS = 200
-
-_EXIT_LINE = re.compile(r"\s*(?:Error: )?Exit code (-?\d+)[ \t]*(?:\r?\n|\Z)")
 
 # --- the command signature: the whole line, normalised for counting repeats ---------------
 
@@ -228,24 +217,6 @@ _TEST_PROGRAMS = frozenset(
     "cargo nextest,mix test,npm test,pnpm test,yarn test,bun test,deno test,dotnet test,"
     "make test,make check,rake test,rails test,gradle test,gradlew test,mvn test".split(",")
 )
-
-
-def exit_code(text: str) -> tuple[int | None, str]:
-    r"""Return the code of a leading ``Exit code N`` line and the text after that line.
-
-    Without such a line the code is None and the text comes back whole.
-
-    >>> exit_code("Error: Exit code 2\n\nsrc/a.ts(3,1): error TS1005")
-    (2, '\nsrc/a.ts(3,1): error TS1005')
-    >>> exit_code("Exit code 1")
-    (1, '')
-    >>> exit_code("fatal: not a git repository")
-    (None, 'fatal: not a git repository')
-    """
-    found = _EXIT_LINE.match(text)
-    if found is None:
-        return None, text
-    return int(found[1]), text[found.end() :]
 
 
 def command_signature(command: str) -> str:

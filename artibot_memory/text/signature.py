@@ -4,7 +4,7 @@ An error signature keeps what identifies the failure (the exception class and me
 the npm error code, the rustc error code, the missing command) and replaces what changes
 from one run or machine to the next (paths, numbers, hashes, addresses, timestamps,
 UUIDs, temp names) with placeholders. Claude Code's leading ``Exit code N`` line is left
-out (:func:`~artibot_memory.text.shell.exit_code`): the message says what went wrong,
+out (:func:`exit_code`, below): the message says what went wrong,
 and the same failure may exit 1 or 2. A command's signature is
 :func:`~artibot_memory.text.shell.command_signature`.
 
@@ -15,13 +15,22 @@ quoted values over 40 characters become ``'<str>'``.
 ...                 '  File "/tmp/x.py", line 1, in <module>\n'
 ...                 "ModuleNotFoundError: No module named 'requests'")
 "modulenotfounderror: no module named 'requests'"
+
+The exit code. Claude Code's Bash tool starts a failure's error text with an ``Exit code N``
+line (``Error: Exit code N`` in some versions), then the command's output. The journal keeps
+the code (:func:`exit_code`, the one reader of that line), the session summary shows it,
+and the signature leaves the line out. The code counts only as the whole first non-blank
+line, so output that merely begins with those words keeps its text and has no code. It
+lives here, beside the signature that always goes with it, so a failure's hook loads one
+module for both.
 """
 
 from __future__ import annotations
 
 import re
 
-from artibot_memory.text.shell import exit_code
+# Claude Code's first line of a failed Bash call: read by exit_code, left out of signatures.
+_EXIT_LINE = re.compile(r"\s*(?:Error: )?Exit code (-?\d+)[ \t]*(?:\r?\n|\Z)")
 
 MAX_SIGNATURE_CHARS = 200
 MAX_QUOTED_CHARS = 40
@@ -70,6 +79,24 @@ _LONG_QUOTED = re.compile(
     r"'[^'\n]{%d,}'|\"[^\"\n]{%d,}\"" % (MAX_QUOTED_CHARS + 1, MAX_QUOTED_CHARS + 1)  # noqa: UP031
 )
 _SPACES = re.compile(r"\s+")
+
+
+def exit_code(text: str) -> tuple[int | None, str]:
+    r"""Return the code of a leading ``Exit code N`` line and the text after that line.
+
+    Without such a line the code is None and the text comes back whole.
+
+    >>> exit_code("Error: Exit code 2\n\nsrc/a.ts(3,1): error TS1005")
+    (2, '\nsrc/a.ts(3,1): error TS1005')
+    >>> exit_code("Exit code 1")
+    (1, '')
+    >>> exit_code("fatal: not a git repository")
+    (None, 'fatal: not a git repository')
+    """
+    found = _EXIT_LINE.match(text)
+    if found is None:
+        return None, text
+    return int(found[1]), text[found.end() :]
 
 
 def error_signature(error_text: str) -> str:
