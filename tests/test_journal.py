@@ -250,6 +250,29 @@ def test_concurrent_appends_from_16_processes_lose_nothing(memory_home: Path) ->
     }
 
 
+def test_an_append_never_goes_to_a_take_deleted_under_a_reused_inode_number(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    journal.append({"event": "first"})  # the home and a journal exist
+    path = journal.journal_path()
+    fd = os.open(path, os.O_WRONLY | os.O_APPEND)
+    try:
+        os.unlink(path)  # a drain took this file, read it and deleted it
+        real_stat = os.stat
+        reused = os.fstat(fd).st_ino
+
+        class Reused:  # the next journal, created with the freed inode number
+            st_ino = reused
+
+        def stat(name: str, **options: bool) -> object:
+            return Reused() if name == path else real_stat(name, **options)
+
+        monkeypatch.setattr(os, "stat", stat)
+        assert not journal._is_current(fd, path)  # noqa: SLF001 - the check itself
+    finally:
+        os.close(fd)
+
+
 def test_draining_while_processes_append_loses_nothing() -> None:
     workers = start_appenders([150] * 4)
     seen: list[dict[str, object]] = []

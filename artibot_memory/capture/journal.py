@@ -63,6 +63,7 @@ MAX_LINE_BYTES = 64 * 1024
 MAX_JOURNAL_BYTES = 20 * 1024 * 1024
 MAX_DRAIN_BYTES = 20 * 1024 * 1024
 STALE_TAKE_SECONDS = 60.0
+OPEN_ATTEMPTS = 64
 _TAKE_NAME_PARTS = 5  # journal.<micros>.<pid>.<random>.ingesting
 FIELD_LIMITS = {"command": 2_000, "output": 2_000, "error": 4_000, "prompt": 4_000}
 DEFAULT_LIMIT = 2_000
@@ -189,8 +190,12 @@ def drain(
 
 
 def _open_current(path: str) -> int:
-    """Open the journal for appending, under a shared lock, making sure it was not taken."""
-    for _attempt in range(5):
+    """Open the journal for appending, under a shared lock, making sure it was not taken.
+
+    Each retry means a drain took the file between our open and our lock; drains are rare
+    (a session start or end), so a few tries suffice, and the many here cover a drain loop.
+    """
+    for _attempt in range(OPEN_ATTEMPTS):
         fd = os.open(path, _OPEN_FLAGS, FILE_MODE)
         if fcntl is None:
             return fd
@@ -202,8 +207,15 @@ def _open_current(path: str) -> int:
 
 
 def _is_current(fd: int, path: str) -> bool:
+    """Tell whether ``fd`` is still the journal: the file at ``path``, and not deleted.
+
+    The link count matters: a take that a drain has read and deleted frees its inode
+    number, and the next journal created may get the same number, so an appender holding
+    the deleted take would otherwise see "the same file" and write where no one reads.
+    """
     try:
-        return os.stat(path).st_ino == os.fstat(fd).st_ino
+        mine = os.fstat(fd)
+        return mine.st_nlink > 0 and os.stat(path).st_ino == mine.st_ino
     except FileNotFoundError:
         return False
 
