@@ -24,10 +24,8 @@ from __future__ import annotations
 import argparse
 import json
 import math
-import os
 import random
 import re
-import sys
 import time
 from collections import Counter
 from collections.abc import Callable
@@ -35,6 +33,8 @@ from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
 from typing import Any
+
+import common
 
 from artibot_memory.recall import scoring
 from artibot_memory.text import stemmer
@@ -54,16 +54,6 @@ BASELINE_STOPWORDS = frozenset(
 Tokens = Callable[[str], list[str]]
 Ranking = Callable[[str], list[tuple[int, float]]]  # query -> (document, score), best first
 Builder = Callable[[list[str]], Ranking]  # document texts -> ranking function
-
-
-def shared_dir() -> Path:
-    for candidate in (
-        os.environ.get("ARTIBOT_SHARED", ""),
-        str(Path(__file__).resolve().parents[2] / "shared"),
-    ):
-        if candidate and (Path(candidate) / "bench").is_dir():
-            return Path(candidate)
-    sys.exit("shared material not found: set ARTIBOT_SHARED to the shared/ directory")
 
 
 # --- rankers: each takes token lists of the documents and returns a query -> ranking function
@@ -373,11 +363,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--speed", action="store_true", help="also time 100k synthetic documents")
     parser.add_argument("--sweep", action="store_true", help="also sweep the relevance threshold")
     args = parser.parse_args(argv)
-    report_quality(shared_dir())
+    shared = common.shared_dir()
+    if not (shared / "bench").is_dir():
+        print(common.missing_shared_message("bench/"))  # a newcomer has no shared/: not an error
+        return 0
+    report_quality(shared)
     if args.sweep:
-        report_threshold_sweep(shared_dir())
+        report_threshold_sweep(shared)
     if args.speed:
-        report_speed(shared_dir())
+        report_speed(shared)
     return 0
 
 
