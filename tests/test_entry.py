@@ -479,6 +479,13 @@ def test_the_console_script_is_the_same_entry_as_bin_artibot_memory() -> None:
     )
 
 
+def test_the_plugin_files_the_package_names_are_where_it_says() -> None:
+    # A module moved one folder deeper must not lose its way back to the plugin root.
+    assert bootstrap.PLUGIN_ROOT == ROOT
+    assert bootstrap.REQUIREMENTS.is_file()
+    assert Path(fast.entry_script()) == bootstrap.ENTRY_SCRIPT == ROOT / "bin" / "artibot-memory"
+
+
 def test_requirements_txt_lists_the_runtime_dependencies_of_pyproject() -> None:
     project = project_table()
     lines = (ROOT / "requirements.txt").read_text().splitlines()

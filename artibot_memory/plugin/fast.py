@@ -89,17 +89,23 @@ def _on_prompt(payload: dict[str, Any]) -> tuple[bool, dict[str, Any] | None]:
     return True, None
 
 
+def entry_script() -> str:
+    """Return ``bin/artibot-memory`` of the plugin this package belongs to.
+
+    Found with os.path: importing bootstrap (pathlib, hashlib) for its ENTRY_SCRIPT would
+    cost the SessionEnd hook 14 ms.
+    """
+    package = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    return os.path.join(os.path.dirname(package), "bin", "artibot-memory")
+
+
 def start_worker() -> None:
     """Start ``artibot-memory ingest`` detached: it stores the journal, then exits."""
     import subprocess  # noqa: PLC0415 - only SessionEnd starts a process
     import sys  # noqa: PLC0415
 
-    # bin/artibot-memory beside this package, found with os.path: importing bootstrap
-    # (pathlib, hashlib) for its ENTRY_SCRIPT would cost this hook 14 ms.
-    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-    entry = os.path.join(root, "bin", "artibot-memory")
     subprocess.Popen(  # noqa: S603 - our own interpreter and script, no shell
-        [sys.executable, entry, "ingest"],
+        [sys.executable, entry_script(), "ingest"],
         stdin=subprocess.DEVNULL,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
