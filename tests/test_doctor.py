@@ -3,6 +3,7 @@ from __future__ import annotations
 import json
 import os
 import stat
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
@@ -325,3 +326,32 @@ def test_after_repair_saving_works_again(memory_home: Path, content: bytes) -> N
     memories.save("error", "ModuleNotFoundError: No module named 'requests'")
     assert all(check.ok for check in doctor.diagnose())
     assert os.listdir(memory_home).count("error-patterns.json") == 1
+
+
+def test_repair_never_restores_a_forgotten_memory_from_an_older_backup(memory_home: Path) -> None:
+    path = two_saves()
+    gone = memories.list_memories("preference")[-1]
+    stale_backup = (memory_home / "backups" / path.name).read_bytes()  # holds the first one
+    memories.forget(gone.id)
+    (memory_home / "backups" / path.name).write_bytes(stale_backup)
+    path.write_bytes(b"garbage")
+    actions = doctor.repair()
+    assert gone.id not in {m.id for m in memories.list_memories()}
+    assert gone.id.encode() not in (memory_home / "backups" / path.name).read_bytes()
+    assert (
+        f"restored {path.name} from backups/{path.name} (0 entries; left out 1 forgotten or "
+        "expired entry)"
+    ) in actions
+
+
+def test_repair_leaves_out_what_expired_since_the_backup_was_kept() -> None:
+    with freeze_time("2026-01-01") as clock:
+        memories.save("command", "make old")
+        clock.tick(timedelta(days=6))
+        memories.save("command", "make new")
+        clock.tick(timedelta(hours=1))
+        memories.save("command", "make newer")  # the backup holds "make old" and "make new"
+        clock.tick(timedelta(days=1))  # "make old" has expired
+        Store(spec_for("command")).path.write_bytes(b"garbage")
+        doctor.repair()
+        assert [m.text for m in memories.list_memories(include_expired=True)] == ["make new"]

@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import os
 from datetime import timedelta
 
 import pytest
@@ -222,3 +223,27 @@ def test_list_filters_by_project_and_keeps_global_memories() -> None:
 def test_auto_tags_are_added_on_save() -> None:
     saved = memories.save("error", "ModuleNotFoundError: No module named 'requests' in app/main.py")
     assert "modulenotfounderror" in saved.tags
+
+
+def test_forget_rewrites_the_backup_without_the_forgotten_memory() -> None:
+    gone = memories.save("preference", "Use yarn")
+    memories.save("preference", "Use pnpm")
+    backup = Store(spec_for("preference")).backup_path
+    assert b"Use yarn" in backup.read_bytes()
+    memories.forget(gone.id)
+    assert b"Use yarn" not in backup.read_bytes()
+    assert b"Use pnpm" in backup.read_bytes()  # the rest of the previous version stays
+
+
+def test_forget_deletes_a_backup_that_cannot_be_parsed(monkeypatch: pytest.MonkeyPatch) -> None:
+    gone = memories.save("preference", "Use yarn")
+    memories.save("preference", "Use pnpm")
+    backup = Store(spec_for("preference")).backup_path
+    backup.write_bytes(b'{"schema_version": 1, "entries": [{"text": "Use yarn"')
+
+    def no_hard_links(*_args: object) -> None:
+        raise OSError(1, "hard links not supported")
+
+    monkeypatch.setattr(os, "link", no_hard_links)  # so the damaged backup is not replaced
+    memories.forget(gone.id)
+    assert not backup.exists()

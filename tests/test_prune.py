@@ -1,13 +1,16 @@
 from __future__ import annotations
 
 from datetime import timedelta
+from pathlib import Path
 
 import pytest
 from freezegun import freeze_time
 
-from artibot_memory.api import memories
+from artibot_memory import lifecycle
+from artibot_memory.api import doctor, memories
 from artibot_memory.api.prune import extend_ttl, plan_prune, prune
 from artibot_memory.core.errors import UnknownMemoryError, UsageError
+from artibot_memory.store import tombstones
 from artibot_memory.store.jsonfile import Store
 from artibot_memory.store.table import spec_for
 
@@ -55,3 +58,53 @@ def test_extend_ttl_refuses_permanent_memories_and_unknown_ids() -> None:
         extend_ttl(saved.id, 5)
     with pytest.raises(UnknownMemoryError):
         extend_ttl("cmd-0000000000", 5)
+
+
+def files_holding(home: Path, text: str) -> list[str]:
+    return sorted(
+        str(p.relative_to(home))
+        for p in home.rglob("*")
+        if p.is_file() and text.encode() in p.read_bytes()
+    )
+
+
+def test_what_prune_deletes_leaves_the_backup_and_the_start_caches_too(memory_home: Path) -> None:
+    with freeze_time("2026-01-01") as clock:
+        memories.save("command", "make release-candidate", project="/src/shop")
+        clock.tick(timedelta(days=3))
+        memories.save("command", "make keep", project="/src/shop")
+        lifecycle.refresh_start_cache("/src/shop")
+        assert "backups/command-history.json" in files_holding(memory_home, "release-candidate")
+        clock.tick(timedelta(days=5))
+        report = prune()
+    assert [m.text for m in report.expired] == ["make release-candidate"]
+    assert files_holding(memory_home, "release-candidate") == []
+    assert "make keep" in Store(spec_for("command")).backup_path.read_text()
+    assert not list((memory_home / "cache").iterdir())
+
+
+def test_doctor_repair_after_a_corrupted_store_does_not_bring_a_pruned_memory_back() -> None:
+    with freeze_time("2026-01-01") as clock:
+        memories.save("command", "make release-candidate")
+        clock.tick(timedelta(days=3))
+        memories.save("command", "make keep")
+        clock.tick(timedelta(days=5))
+        prune()
+        Store(spec_for("command")).path.write_bytes(b"\x00 garbage")
+        doctor.repair()
+        kept = memories.list_memories(include_expired=True)
+    assert [m.text for m in kept] == ["make keep"]
+
+
+def test_an_entry_pruned_over_the_cap_leaves_the_backup_too(
+    memory_home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with freeze_time("2026-01-01") as clock:
+        for name in ("alpha", "bravo", "charlie"):
+            memories.save("command", f"make {name}")
+            clock.tick(timedelta(hours=1))
+        monkeypatch.setattr(spec_for("command"), "cap", 2)
+        report = prune()
+    assert [m.text for m in report.over_cap] == ["make alpha"]
+    assert files_holding(memory_home, "make alpha") == []
+    assert tombstones.forgotten_ids(memory_home) == frozenset()  # evicted, not forgotten

@@ -1,15 +1,23 @@
 from __future__ import annotations
 
 import json
+import uuid
+from collections import Counter
 from pathlib import Path
+from typing import Any
 
 import pytest
+from freezegun import freeze_time
 
+from artibot_memory import lifecycle
 from artibot_memory.api import memories
+from artibot_memory.api.ingest import apply_records
 from artibot_memory.api.transfer import export_lines, import_file
+from artibot_memory.core import clock
 from artibot_memory.core.errors import ImportFileError
+from artibot_memory.recall.search import record_access_counts
 from artibot_memory.store.jsonfile import Store
-from artibot_memory.store.model import Memory
+from artibot_memory.store.model import Evidence, Memory, Source, State
 from artibot_memory.store.table import STORES, spec_for
 
 
@@ -100,3 +108,180 @@ def test_importing_the_same_full_records_twice_keeps_one_copy_each() -> None:
     import_file(exported, "again.jsonl")
     [entry] = memories.list_memories("command")
     assert entry.count == 1
+
+
+# ---- a round trip on a realistic home
+
+PROJECTS = ("/src/shop", "/src/blog", "/src/api")
+SESSIONS = [str(uuid.UUID(int=0x3F1C2A9E1B2C4D5E8F9A0B1C2D3E4F50 + n)) for n in range(6)]
+FAKE_TOKEN = "ghp_" + "A1b2" * 9
+
+
+def journal_records() -> list[dict[str, Any]]:
+    """A failure fixed in the same session, a failure left open, commands repeated."""
+    base = {"session_id": SESSIONS[0], "cwd": "/src/shop", "tool_name": "Bash"}
+    steps = [
+        ("PostToolUse", "pnpm build", None),
+        ("PostToolUseFailure", "pnpm test", "Exit code 1\nError: Cannot find module 'vitest'"),
+        ("PostToolUse", "pnpm add -D vitest", None),
+        ("PostToolUse", "pnpm test", None),
+        ("PostToolUse", "pnpm build", None),
+        ("PostToolUseFailure", "pnpm lint", "Exit code 2\nTypeError: x is not a function"),
+    ]
+    return [
+        {
+            **base,
+            "event": event,
+            "at": f"2026-03-01T10:00:{second:02d}.000+00:00",
+            "tool_use_id": f"toolu_01Xy{second:02d}AbCdEfGhIjKlMnOp",
+            "command": command,
+            **({"error": error, "exit_code": 1} if error else {"output": "done"}),
+        }
+        for second, (event, command, error) in enumerate(steps)
+    ]
+
+
+def build_realistic_home() -> None:
+    """Every type, superseded history, pending candidates, evidence both ways, resolutions,
+    access counts, and session summaries of three projects keyed ``session:<uuid>``."""
+    memories.save("preference", "Use npm", key="package-manager", source=Source(channel="cli"))
+    memories.save("preference", "Use pnpm, not npm", key="package-manager")
+    lifecycle.on_user_prompt({"prompt": "I prefer tabs over spaces", "session_id": SESSIONS[0]})
+    lifecycle.on_user_prompt({"prompt": "Never use sudo in scripts.", "session_id": SESSIONS[1]})
+    for number, session in enumerate(SESSIONS):
+        memories.save(
+            "context",
+            f"Session {number}: edited app.py, ran pnpm test (passed) on branch main",
+            key=f"session:{session}",
+            project=PROJECTS[number % len(PROJECTS)],
+            tags=["session-summary", "branch:main"],
+            why="session summary",
+            source=Source(
+                channel="hook:SessionEnd",
+                session_id=session,
+                path=f"/home/me/.claude/projects/-src/{session}.jsonl",
+            ),
+            details={"kind": "session-summary", "duration_seconds": 300 + number},
+        )
+    fact = memories.save("context", "The shop deploys with fly.io", project="/src/shop")
+    apply_records(journal_records())
+    memories.save("error", "ModuleNotFoundError: No module named 'requests'", resolution="pip")
+    preference = memories.list_memories("preference")[0]
+    record_access_counts({preference.id: 3, fact.id: 1}, clock.now())
+    with Store(spec_for("preference")).transaction() as entries:
+        for entry in entries:
+            if entry.state is State.ACTIVE:
+                entry.counter_evidence = [
+                    Evidence(at=clock.now(), session_id=SESSIONS[2], note="said otherwise")
+                ]
+
+
+def test_export_import_export_into_an_empty_home_gives_the_same_bytes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with freeze_time("2026-03-01 09:00:00", tick=True):
+        build_realistic_home()
+        first = list(export_lines())
+        monkeypatch.setenv("ARTIBOT_MEMORY_HOME", str(tmp_path / "empty-home"))
+        report = import_file(first, "export.jsonl")
+        second = list(export_lines())
+    assert report.imported == len(first)
+    assert "\n".join(second) == "\n".join(first)
+    by_type = Counter(json.loads(line)["type"] for line in second)
+    assert by_type == {"preference": 4, "context": 7, "command": 3, "error": 3}
+    states = Counter(json.loads(line)["state"] for line in second)
+    assert (states["superseded"], states["pending"], states["resolved"]) == (1, 2, 2)
+
+
+def test_session_summaries_of_several_projects_keep_their_own_keys_through_import(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with freeze_time("2026-03-01 09:00:00"):
+        build_realistic_home()
+        exported = list(export_lines("context"))
+        monkeypatch.setenv("ARTIBOT_MEMORY_HOME", str(tmp_path / "empty-home"))
+        import_file(exported, "export.jsonl")
+        summaries = [m for m in memories.list_memories("context") if m.key]
+    assert sorted(m.key for m in summaries if m.key) == sorted(f"session:{s}" for s in SESSIONS)
+    assert {m.project for m in summaries} == set(PROJECTS)
+
+
+def test_export_order_does_not_depend_on_the_order_of_the_store_file() -> None:
+    with freeze_time("2026-03-01 09:00:00"):  # every record seen at the same instant
+        for number in range(5):
+            memories.save("command", f"make step-{'abcde'[number]}")
+        first = list(export_lines())
+        with Store(spec_for("command")).transaction() as entries:
+            entries.reverse()
+        assert list(export_lines()) == first
+    assert [json.loads(line)["id"] for line in first] == sorted(
+        json.loads(line)["id"] for line in first
+    )
+
+
+def full_record(**fields: Any) -> dict[str, Any]:
+    stamp = "2026-03-01T09:00:00Z"
+    return {
+        "id": "pref-0a1b2c3d4e",
+        "type": "preference",
+        "text": "Use pnpm",
+        "created_at": stamp,
+        "updated_at": stamp,
+        "last_seen": stamp,
+        **fields,
+    }
+
+
+def test_a_secret_in_the_free_text_of_a_full_record_is_still_redacted_on_import(
+    memory_home: Path,
+) -> None:
+    secret = f"export GITHUB_TOKEN={FAKE_TOKEN}"
+    record = full_record(
+        text=f"deploy with {secret}",
+        key=f"deploy {secret}",
+        why=secret,
+        resolution=secret,
+        project=f"/src/{secret}",
+        tags=[secret],
+        details={"note": secret, "password": "hunter2hunter2"},
+        source={"channel": "import", "command": secret, "extra": secret},
+        evidence=[{"at": "2026-03-01T09:00:00Z", "note": secret, "extra": secret}],
+        related=[FAKE_TOKEN],
+        signature=secret,
+        anything_else={"nested": [secret]},
+    )
+    report = import_file([json.dumps(record)], "foreign.jsonl")
+    assert report.imported == 1
+    on_disk = b"".join(p.read_bytes() for p in memory_home.rglob("*") if p.is_file())
+    assert FAKE_TOKEN.encode() not in on_disk
+    assert b"hunter2hunter2" not in on_disk
+    [stored] = memories.list_memories()
+    assert stored.text == "deploy with export GITHUB_TOKEN=[REDACTED:github-token]"
+    assert stored.id == "pref-0a1b2c3d4e"
+
+
+def test_identifiers_the_product_wrote_come_back_unchanged_from_a_full_record() -> None:
+    session = SESSIONS[0]
+    identifiers = {
+        "id": "ctx-0a1b2c3d4e",
+        "key": f"session:{session}",
+        "signature": "TypeError: <str> is not a function",
+        "related": ["pref-0a1b2c3d4e"],
+        "source": {"channel": "hook:SessionEnd", "session_id": session, "path": f"/t/{session}"},
+        "evidence": [{"at": "2026-03-01T09:00:00Z", "session_id": session, "note": "toolu_01A@t"}],
+    }
+    with freeze_time("2026-03-02"):
+        import_file([json.dumps(full_record(type="context", **identifiers))], "export.jsonl")
+        [stored] = memories.list_memories()
+    record = stored.model_dump(mode="json", exclude_none=True)
+    assert {name: record[name] for name in identifiers} == identifiers
+
+
+def test_a_forgotten_memory_in_an_old_export_is_skipped_with_a_note() -> None:
+    keep = memories.save("preference", "Use pnpm")
+    drop = memories.save("preference", "Use yarn")
+    old_export = list(export_lines())
+    memories.forget(drop.id)
+    report = import_file(old_export, "old.jsonl")
+    assert report.forgotten == [drop.id]
+    assert [m.id for m in memories.list_memories()] == [keep.id]

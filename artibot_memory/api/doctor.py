@@ -21,7 +21,8 @@ loose-mode      a file or folder that others may read                        yes
 
 - a corrupt store, or one that is an unsafe link, is moved aside as
   ``<file>.corrupt-<UTC time>`` (the bytes kept, owner-only) and replaced by its last
-  backup when the backup parses, else by an empty store;
+  backup when the backup parses, else by an empty store; a restore leaves out forgotten
+  entries (``tombstones.json``) and expired ones;
 - a store of a newer schema is left as it is: upgrading artibot-memory reads it, and
   replacing it by an older backup would hide what the newer version stored;
 - temp files left by a write that was killed are deleted (under the store's lock);
@@ -48,6 +49,7 @@ from pathlib import Path
 from typing import Any
 
 from artibot_memory.capture import journal
+from artibot_memory.core import clock
 from artibot_memory.core.errors import (
     NewerSchemaError,
     StoreError,
@@ -56,9 +58,10 @@ from artibot_memory.core.errors import (
 from artibot_memory.core.paths import is_inside, memory_home
 from artibot_memory.store import envelope
 from artibot_memory.store.files import make_private, move_aside, write_atomically
-from artibot_memory.store.jsonfile import Store, parse_store_bytes
+from artibot_memory.store.jsonfile import Store, encode_entries, parse_store_bytes
 from artibot_memory.store.lock import locked
 from artibot_memory.store.table import STORES
+from artibot_memory.store.tombstones import forgotten_ids
 
 OK = "ok"
 MISSING = "missing"
@@ -113,7 +116,9 @@ class StoreHealth:
         if not self.ok and self.path.name != self.name:  # a check of the whole home
             where = f"{self.name} in {self.path}"
         parts = [self.problem or self._contents(), *self._backup_part(), *self.notes]
-        return f"{self.state:<13} {where}: {'; '.join(parts)}"
+        # No journal yet is the normal state of a quiet home, not a problem worth a word.
+        state = OK if self.state == MISSING and self.name == journal.JOURNAL_NAME else self.state
+        return f"{state:<13} {where}: {'; '.join(parts)}"
 
     def _contents(self) -> str:
         if self.state == MISSING:
@@ -134,11 +139,18 @@ class StoreHealth:
         return {**asdict(self), "path": str(self.path), "notes": list(self.notes), "ok": self.ok}
 
 
-def diagnose(home: Path | None = None) -> list[StoreHealth]:
-    """Check the four stores, the journal and the file modes; change nothing."""
+def diagnose(
+    home: Path | None = None, *, plugin_data: list[Path] | None = None
+) -> list[StoreHealth]:
+    """Check the four stores, the journal, the file modes and the plugin venv; change nothing.
+
+    ``plugin_data``: the plugin data folders whose venv is checked (default: those found,
+    :func:`check_venvs`).
+    """
     home = home if home is not None else memory_home(create=False)
     checks = [check_store(Store(spec, home)) for spec in STORES]
-    return [*checks, check_journal(home), check_links(home), check_modes(home)]
+    home_checks = [check_journal(home), check_links(home), check_modes(home)]
+    return [*checks, *home_checks, *check_venvs(plugin_data)]
 
 
 def check_store(store: Store) -> StoreHealth:
@@ -208,7 +220,7 @@ def _journal_file(path: Path) -> FileHealth:
     try:
         data = path.read_bytes()
     except FileNotFoundError:
-        return FileHealth(MISSING, "empty: nothing captured since the last ingest")
+        return FileHealth(MISSING, "empty (nothing waiting to be stored)")
     except OSError as exc:
         return FileHealth(CORRUPT, f"cannot be read ({exc.strerror}); the hooks cannot capture")
     lines = [line for line in data.split(b"\n") if line.strip()]
@@ -302,6 +314,70 @@ def _is_loose(path: Path) -> bool:
     return not stat.S_ISLNK(mode) and bool(stat.S_IMODE(mode) & 0o077)
 
 
+VENV_CHECK = "plugin venv"
+VENV_FAILED = "failed"
+VENV_BROKEN = "broken"
+REBUILD_VENV_HINT = "run artibot-memory doctor --rebuild-venv"
+
+
+def check_venvs(plugin_data: list[Path] | None = None) -> list[StoreHealth]:
+    """Check the plugin venv of each plugin data folder; no folder found, no check.
+
+    The folders are ``$CLAUDE_PLUGIN_DATA``, else Claude Code's
+    ``~/.claude/plugins/data/artibot-memory*`` (:func:`artibot_memory.core.venv.plugin_data_dirs`).
+    """
+    from artibot_memory.core import venv  # noqa: PLC0415 - the one check that needs it
+
+    folders = [Path(d) for d in venv.plugin_data_dirs()] if plugin_data is None else plugin_data
+    return [check_venv(folder) for folder in folders]
+
+
+def check_venv(data_dir: Path) -> StoreHealth:
+    """Check the plugin venv in ``data_dir``: its Python, its packages, its build log.
+
+    Its states: ``ok`` (its interpreter runs and the packages import), ``missing`` (not
+    built: the hooks need it only when their ``python3`` lacks the dependencies or is older
+    than 3.10), ``failed`` (not built, and the last build failed), ``broken`` (its
+    interpreter does not run or its packages do not import). The notes say whether a build
+    is running and give the build log's last line (redacted).
+    """
+    from artibot_memory.core import venv  # noqa: PLC0415 - the one check that needs it
+    from artibot_memory.text.redact import redact  # noqa: PLC0415
+
+    folder = Path(venv.venv_dir(data_dir))
+    python = venv.venv_python(data_dir)
+    notes = []
+    age = venv.build_age(data_dir)
+    if age is not None:
+        notes.append(f"a build is running (started {int(age // 60)} min ago)")
+    last = venv.last_log_line(data_dir)
+    if last is not None:
+        notes.append(f"last line of {venv.log_path(data_dir)}: {redact(last)}")
+    failed = venv.has_failed(data_dir)
+    if not os.path.exists(python):
+        if failed and age is None:
+            problem = f"not built: the last build failed; {REBUILD_VENV_HINT}"
+            return StoreHealth(VENV_CHECK, folder, VENV_FAILED, problem, notes=tuple(notes))
+        problem = (
+            f"{folder} is not built (the hooks need it only when their python3 lacks the "
+            "dependencies or is older than 3.10)"
+        )
+        return StoreHealth(VENV_CHECK, folder, MISSING, problem, notes=tuple(notes))
+    version, broken = venv.probe_venv(python)
+    if broken is not None:
+        problem = f"{python} {broken}; {REBUILD_VENV_HINT}"
+        return StoreHealth(VENV_CHECK, folder, VENV_BROKEN, problem, notes=tuple(notes))
+    ready = (
+        "built from today's requirements"
+        if venv.is_ready(data_dir)
+        else "built from other requirements (the next session start updates it)"
+    )
+    if failed:
+        notes.insert(0, "the last rebuild failed; this venv is still used")
+    problem = f"{folder}: Python {version}, its packages import, {ready}"
+    return StoreHealth(VENV_CHECK, folder, OK, problem, notes=tuple(notes))
+
+
 def report_lines(checks: list[StoreHealth]) -> list[str]:
     """One line per check, then what to do when something is wrong.
 
@@ -363,16 +439,42 @@ def _delete_litter(store: Store) -> list[str]:
 
 
 def restore(store: Store) -> str:
-    """Write the store from its backup when the backup parses, else as an empty store."""
+    """Write the store from its backup when the backup parses, else as an empty store.
+
+    Forgotten (tombstoned) and expired entries are left out, of the backup too: a restore
+    never brings back what the user forgot, nor what had already expired.
+    """
     backup = check_store_file(store.backup_path, store.home)
     name = store.path.name
     if backup.state == OK:
-        write_atomically(store.path, store.backup_path.read_bytes())
-        entries = counted(backup.entries or 0, "entry", "entries")
+        kept, left_out = write_from_backup(store)
+        entries = counted(kept, "entry", "entries")
+        if left_out:
+            gone = counted(left_out, "forgotten or expired entry", "forgotten or expired entries")
+            entries += f"; left out {gone}"
         return f"restored {name} from backups/{name} ({entries})"
     write_atomically(store.path, envelope.EMPTY)
     why = "there is no backup" if backup.state == MISSING else f"the backup is {backup.state}"
     return f"started {name} empty ({why})"
+
+
+def write_from_backup(store: Store) -> tuple[int, int]:
+    """Write the store from its backup, minus forgotten and expired entries (under the lock).
+
+    Returns how many entries were restored and how many left out; when any were left out
+    the backup is rewritten without them too, else its bytes are copied as they are.
+    """
+    data = store.backup_path.read_bytes()
+    entries = parse_store_bytes(store.backup_path, data)
+    forgotten, now = forgotten_ids(store.home), clock.now()
+    kept = [e for e in entries if e.id not in forgotten and not e.is_expired(now)]
+    if len(kept) == len(entries):
+        write_atomically(store.path, data)
+        return len(kept), 0
+    payload = encode_entries(kept)
+    write_atomically(store.path, payload)
+    write_atomically(store.backup_path, payload)
+    return len(kept), len(entries) - len(kept)
 
 
 def repair_journal(home: Path) -> list[str]:

@@ -13,15 +13,20 @@ re-exported by :mod:`artibot_memory` for callers who want one import.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+import json
+import os
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from artibot_memory.capture import journal
 from artibot_memory.core import clock
 from artibot_memory.core.errors import UnknownMemoryError, UsageError
-from artibot_memory.core.project import same_project
+from artibot_memory.core.paths import memory_home
+from artibot_memory.core.project import project_of, same_project
+from artibot_memory.recall.startcache import drop_caches
 from artibot_memory.store.jsonfile import Store, change_each_store, group_by_store
 from artibot_memory.store.merge import join, new_evidence
 from artibot_memory.store.model import (
@@ -35,12 +40,14 @@ from artibot_memory.store.model import (
     new_id,
 )
 from artibot_memory.store.table import STORES, StoreSpec, spec_for, specs_for_id
+from artibot_memory.store.tombstones import record_forgotten
 from artibot_memory.text.redact import redact, redact_value
 from artibot_memory.text.shell import command_signature
 from artibot_memory.text.signature import error_signature
 from artibot_memory.text.tags import auto_tags
 
 TRUNCATION_MARK = " … [truncated]"
+MIN_QUOTED_CHARS = 8  # shorter texts are matched whole, never as a part of a longer string
 
 
 @dataclass
@@ -153,7 +160,11 @@ def list_memories(
     include_expired: bool = False,
     home: Path | None = None,
 ) -> list[Memory]:
-    """Return stored memories, newest first, optionally of one type and one project."""
+    """Return stored memories, newest first, optionally of one type and one project.
+
+    ``project`` keeps that project's memories and the global ones (of no project), as
+    search does; ``None`` keeps every project. Listing never counts as an access.
+    """
     now = clock.now()
     specs = [spec_for(memory_type)] if memory_type else list(STORES)
     found = [m for spec in specs for m in Store(spec, home).load()]
@@ -175,16 +186,39 @@ def get(memory_id: str, *, home: Path | None = None) -> Memory:
 def forget(
     memory_id: str | None = None, *, key: str | None = None, home: Path | None = None
 ) -> list[Memory]:
-    """Delete the memory with this id, or every memory with this key; return what went."""
+    """Delete the memory with this id, or every memory with this key, everywhere; return them.
+
+    When it returns, what went is in no file of the memory home:
+
+    - its store, and ``backups/<file>``, rewritten without it under the store's lock (with
+      the temp files of killed writes, which may hold it);
+    - the capture journal and its takes: every line that produced it or quotes it
+      (:func:`journal_matcher`; its limits are there);
+    - copies doctor set aside (``*.corrupt-*``) that name its id or quote its text: they
+      are not valid JSON and cannot be edited entry by entry, so they are deleted;
+    - the start caches (``cache/context-*.json``), all deleted: they are derived, and the
+      next SessionStart renders afresh.
+
+    Its id is tombstoned first (:mod:`artibot_memory.store.tombstones`), so neither doctor's
+    restore nor an import brings it back. Forgetting is not a block list: the same command
+    run again later is a new observation, and a new memory.
+    """
     if (memory_id is None) == (key is None):
         msg = "forget takes an id or --key, not both or neither"
         raise UsageError(msg)
+    home = home if home is not None else memory_home()
     specs = specs_for_id(memory_id) if memory_id else list(STORES)
+    found = {
+        m.id for spec in specs for m in Store(spec, home).load() if _matches(m, memory_id, key)
+    }
+    record_forgotten(sorted(found), home)  # first: no restore may bring them back meanwhile
     removed: list[Memory] = []
     for spec in specs:
         removed += _remove_where(spec, home, memory_id, key)
     if not removed:
         raise UnknownMemoryError(f"id {memory_id!r}" if memory_id else f"key {key!r}")
+    record_forgotten([m.id for m in removed if m.id not in found], home)  # saved meanwhile
+    _erase_traces(removed, home)
     return removed
 
 
@@ -194,7 +228,7 @@ def _remove_where(
     store = Store(spec, home)
     if not any(_matches(m, memory_id, key) for m in store.load()):
         return []
-    with store.transaction() as entries:
+    with store.transaction(purge_backup=True) as entries:
         gone = [m for m in entries if _matches(m, memory_id, key)]
         entries[:] = [m for m in entries if not _matches(m, memory_id, key)]
     return gone
@@ -202,3 +236,110 @@ def _remove_where(
 
 def _matches(memory: Memory, memory_id: str | None, key: str | None) -> bool:
     return memory.id == memory_id if memory_id else memory.key == key
+
+
+def _erase_traces(gone: Sequence[Memory], home: Path) -> None:
+    """Remove what the journal, set-aside copies and start caches hold of ``gone``."""
+    journal.drop_lines(journal_matcher(gone), home)
+    needles = [
+        spelling.encode("utf-8")
+        for memory in gone
+        for spelling in [f'"{memory.id}"', *_spellings(memory.text, MIN_QUOTED_CHARS)]
+    ]
+    for copy in _set_aside_copies(home):
+        if any(needle in copy.read_bytes() for needle in needles):
+            copy.unlink(missing_ok=True)
+    drop_caches(home)
+
+
+def _set_aside_copies(home: Path) -> list[Path]:
+    """Return the files doctor moved aside (``<name>.corrupt-<time>``), links left out."""
+    found = []
+    for folder, _dirs, files in os.walk(home):
+        found += [Path(folder, n) for n in files if ".corrupt-" in n]
+    return [path for path in found if path.is_file() and not path.is_symlink()]
+
+
+def journal_matcher(gone: Sequence[Memory]) -> Callable[[bytes], bool]:
+    """Return a test of one journal line: did it produce, or does it quote, one of ``gone``.
+
+    A line *produced* a memory when its observation (``tool_use_id@at``) is in the
+    memory's evidence, when it is a command or a failure of the memory's signature in the
+    memory's project (it would merge into it), or when it is the deferred end of the
+    session a forgotten summary describes. A line *quotes* a memory when one of its
+    strings is the memory's text, or holds the text (of 8 characters or more), plain or
+    JSON-escaped.
+
+    The limit: a record is raw captured text, not a memory. A text the memory was built
+    from but does not contain whole (an error's text is the command and the head of its
+    output; a long text is cut differently in the journal) is matched through the
+    signature and the evidence only; a prompt that stated a forgotten preference in other
+    words is not found.
+
+    >>> gone = [build(Draft("command", "make deploy"), clock.now())]
+    >>> matches = journal_matcher(gone)
+    >>> matches(b'{"v":1,"event":"PostToolUse","command":"make deploy"}')
+    True
+    >>> matches(b'{"v":1,"event":"PostToolUse","command":"make test"}')
+    False
+    """
+    texts = {memory.text for memory in gone}
+    needles = [s for text in texts for s in _spellings(text, MIN_QUOTED_CHARS)]
+    notes = {e.note for m in gone for e in [*m.evidence, *m.counter_evidence] if e.note}
+    identities = {(m.type, m.signature, m.project) for m in gone if m.signature}
+    summaries = {m.source.session_id for m in gone if m.details.get("kind") == "session-summary"}
+
+    def produced(record: dict[str, Any]) -> bool:
+        if record.get("tool_use_id") and f"{record['tool_use_id']}@{record.get('at')}" in notes:
+            return True
+        if record.get("event") == "SessionEnd":
+            return record.get("session_id") in summaries - {None}  # its summary, made again
+        identity = _identity_of(record)
+        return identity is not None and identity in identities
+
+    def matches(line: bytes) -> bool:
+        raw = line.decode("utf-8", "replace")
+        if any(needle in raw for needle in needles):
+            return True
+        record = journal.parse_line(line)
+        if record is None:
+            return False
+        return bool(texts & {s.strip() for s in _strings(record)}) or produced(record)
+
+    return matches
+
+
+def _identity_of(record: dict[str, Any]) -> tuple[MemoryType, str, str | None] | None:
+    """Return the (type, signature, project) a command or failure record is stored under."""
+    command = record.get("command")
+    if record.get("event") == "PostToolUse" and isinstance(command, str) and command:
+        return (MemoryType.COMMAND, command_signature(command), project_of(record.get("cwd")))
+    if record.get("event") == "PostToolUseFailure":
+        signature = record.get("signature") or error_signature(str(record.get("error") or ""))
+        return (MemoryType.ERROR, str(signature), project_of(record.get("cwd")))
+    return None
+
+
+def _strings(value: object) -> Iterator[str]:
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, dict):
+        for item in value.values():
+            yield from _strings(item)
+    elif isinstance(value, list):
+        for item in value:
+            yield from _strings(item)
+
+
+def _spellings(text: str, minimum: int = 1) -> list[str]:
+    r"""``text`` as it reads plainly and inside a JSON string (ASCII-escaped or not).
+
+    >>> _spellings('say "hi"')
+    ['say "hi"', 'say \\"hi\\"']
+    >>> _spellings("ls", minimum=8)
+    []
+    """
+    if len(text) < minimum:
+        return []
+    escaped = [json.dumps(text, ensure_ascii=ascii_only)[1:-1] for ascii_only in (False, True)]
+    return list(dict.fromkeys([text, *escaped]))

@@ -4,6 +4,14 @@ Every save already drops expired entries and enforces the caps; ``prune`` does i
 four stores at once, and ``plan_prune`` lists what would go without touching anything, so
 the CLI can show the list and ask first (seed 003, checkpoint 3). ``extend_ttl`` keeps a
 memory the user wants to save from expiry.
+
+What ``prune`` deletes leaves ``backups/`` too (each store's backup is rewritten without
+it, under the store's lock) and every start cache is deleted, so ``doctor --repair`` cannot
+restore it and no SessionStart shows it. It gets no tombstone: an expired entry cannot
+come back (its expiry travels in the record, so an import drops it on arrival and a
+restore leaves it out), and an entry evicted over the cap was dropped for room, not at the
+user's request, so an import may bring it back. The journal is not searched: a record
+waiting there is newer than anything that expired.
 """
 
 from __future__ import annotations
@@ -14,6 +22,8 @@ from pathlib import Path
 
 from artibot_memory.core import clock
 from artibot_memory.core.errors import StoreBusyError, StoreError, UnknownMemoryError, UsageError
+from artibot_memory.core.paths import memory_home
+from artibot_memory.recall.startcache import drop_caches
 from artibot_memory.store.jsonfile import Store
 from artibot_memory.store.merge import drop_expired, enforce_cap
 from artibot_memory.store.model import Memory
@@ -49,7 +59,11 @@ def plan_prune(home: Path | None = None) -> PruneReport:
 
 
 def prune(home: Path | None = None, *, lock_timeout: float = 10.0) -> PruneReport:
-    """Remove expired and over-cap entries from every store; busy stores are skipped."""
+    """Remove expired and over-cap entries from every store, its backup and the start caches.
+
+    Busy stores are skipped.
+    """
+    home = home if home is not None else memory_home()
     now = clock.now()
     report = PruneReport()
     for spec in STORES:
@@ -57,13 +71,15 @@ def prune(home: Path | None = None, *, lock_timeout: float = 10.0) -> PruneRepor
         try:
             if not _needs_pruning(store.load(), spec.cap, now):
                 continue  # the common case at session start: no lock, no rewrite
-            with store.transaction(timeout=lock_timeout) as entries:
+            with store.transaction(timeout=lock_timeout, purge_backup=True) as entries:
                 report.expired += drop_expired(entries, now)
                 report.over_cap += enforce_cap(entries, spec.cap)
         except StoreBusyError:
             report.skipped_busy.append(spec.filename)
         except StoreError as exc:
             report.unusable.append(str(exc))  # the others are still pruned
+    if report.removed:
+        drop_caches(home)
     return report
 
 

@@ -1,10 +1,56 @@
-"""Export to and import from JSON Lines, one memory a line.
+"""Export to and import from JSON Lines, one memory a line; a round trip loses nothing.
 
-Export writes full records. Import takes either full records (as exported: ids, counts
-and dates are kept) or short ones with at least ``type`` and ``text`` (and optionally
-``key``, ``tags``, ``project``, ``scope``, ``state``, ``resolution``, ``created_at``). A
-malformed line is reported with its number and nothing is imported, unless
-``skip_invalid`` is set. Each store is locked and written once.
+Export writes full records, every stored memory (expired ones included), newest
+``last_seen`` first and ties by id: the same stores always export the same bytes.
+
+Import takes either full records (as exported: ids, counts, dates, evidence and history
+are kept) or short ones with at least ``type`` and ``text`` (and optionally ``key``,
+``tags``, ``project``, ``scope``, ``state``, ``resolution``, ``created_at``), which are
+built like saves. A malformed line is reported with its number and nothing is imported,
+unless ``skip_invalid`` is set. Each store is locked and written once.
+
+How a full record joins its store. It is compared only with what the home held before the
+import: a twin there absorbs it as a save would (merged, or superseded by it). Full
+records never merge with one another, because an export already is one home's state
+(superseded history beside its successor, a pending candidate beside nothing), so an
+export imported into an empty home gives back the same stores, and exporting them again
+gives the same bytes. A record whose id is already stored is skipped. A record whose id
+is tombstoned (:mod:`artibot_memory.store.tombstones`) is skipped and named in
+:attr:`ImportReport.forgotten`: the user asked to forget it, and an old export does not
+overrule that. A record already expired is not kept (its expiry travels in the record).
+
+Redaction, field by field. An import file may come from anywhere, so every free text is
+redacted; but what artibot-memory generated must come back byte for byte. Redacting
+every string of the record by its field's name did not: ``"key": "session:<uuid>"``
+reads as a secret named *key*, every session summary got the same key, and they all
+merged into one.
+
+================================== =====================================================
+field                              on import
+================================== =====================================================
+``text``                           redacted, trimmed and capped, as a save does
+``key``, ``why``, ``resolution``,  redacted as plain text, as a save does (a session key
+``project``                        ``session:<uuid>`` passes unchanged)
+``tags``                           each redacted, then cleaned, as a save does
+``details``, ``source.command``,   redacted, keys too; a value under a name that says
+extra fields (at any level)        secret is replaced whole (``redact_value``)
+``id``, ``related``,               identifiers: redacted as plain strings only, never
+``signature``, ``source.channel``, replaced for their field's name. What the product
+``source.session_id``,             writes there (hex ids, UUIDs, tool_use ids, ISO
+``source.path``, evidence and      times, paths, signatures of redacted text) passes
+counter-evidence ``session_id``    unchanged; a secret pasted there by hand is still
+and ``note``                       caught
+``type``, ``scope``, ``state``,    validated by the model: no free text in them
+times, counts, ``confidence``,
+``source.line``
+================================== =====================================================
+
+>>> import os, tempfile
+>>> os.environ["ARTIBOT_MEMORY_HOME"] = tempfile.mkdtemp()
+>>> import_file(['{"type": "preference", "text": "Use tabs"}'], "in.jsonl").imported
+1
+>>> [line[:12] for line in export_lines()]
+['{"id":"pref-']
 """
 
 from __future__ import annotations
@@ -13,6 +59,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
+from typing import Any, cast
 
 import orjson
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
@@ -21,10 +68,21 @@ from artibot_memory.api.memories import Draft, build, clean_text, list_memories
 from artibot_memory.core import clock
 from artibot_memory.core.errors import ImportFileError, UsageError
 from artibot_memory.store.jsonfile import change_each_store, group_by_store
-from artibot_memory.store.merge import drop_expired, join
-from artibot_memory.store.model import Memory, MemoryType, Scope, Source, State, clean_tags
+from artibot_memory.store.merge import Twins, absorb, drop_expired, join
+from artibot_memory.store.model import (
+    Evidence,
+    Memory,
+    MemoryType,
+    Scope,
+    Source,
+    State,
+    clean_tags,
+)
 from artibot_memory.store.table import StoreSpec, spec_for
-from artibot_memory.text.redact import redact_value
+from artibot_memory.store.tombstones import forgotten_ids
+from artibot_memory.text.redact import redact, redact_value
+
+Arrival = tuple[Memory, bool]  # a parsed record, and whether it was a full one
 
 
 class ShortRecord(BaseModel):
@@ -45,54 +103,130 @@ class ShortRecord(BaseModel):
 
 @dataclass
 class ImportReport:
-    """How an import went."""
+    """How an import went: stored, expired on arrival, invalid lines, forgotten ids left out."""
 
     imported: int = 0
     expired_on_arrival: int = 0
     skipped: list[str] = field(default_factory=list)
+    forgotten: list[str] = field(default_factory=list)
+
+
+@dataclass
+class ImportBatch:
+    """The parsed lines of an import file: full records, short ones built, lines skipped."""
+
+    full: list[Memory] = field(default_factory=list)
+    short: list[Memory] = field(default_factory=list)
+    skipped: list[str] = field(default_factory=list)
 
 
 def export_lines(memory_type: str | None = None, home: Path | None = None) -> Iterator[str]:
-    """Yield every stored memory (expired ones included) as one JSON line."""
-    for memory in list_memories(memory_type, include_expired=True, home=home):
+    """Yield every stored memory (expired ones included) as one JSON line, in a fixed order.
+
+    Newest ``last_seen`` first, ties by id: whatever order the store files hold them in.
+    """
+    found = sorted(list_memories(memory_type, include_expired=True, home=home), key=_by_id)
+    for memory in sorted(found, key=_by_last_seen, reverse=True):  # stable: ties stay by id
         yield memory.model_dump_json()
 
 
-def parse_line(line: str, now: datetime) -> Memory:
-    """Turn one import line into a complete, redacted record (raises ValueError)."""
+def _by_id(memory: Memory) -> str:
+    return memory.id
+
+
+def _by_last_seen(memory: Memory) -> datetime:
+    return memory.last_seen
+
+
+def parse_line(line: str, now: datetime) -> tuple[Memory, bool]:
+    """Turn one import line into a complete, redacted record, and say if it was a full one.
+
+    Raises ValueError, TypeError, UsageError or a pydantic ValidationError.
+
+    >>> memory, full = parse_line('{"type": "command", "text": "make"}', clock.now())
+    >>> memory.text, full
+    ('make', False)
+    """
     raw = orjson.loads(line)
     if not isinstance(raw, dict):
         msg = "a line must be a JSON object"
         raise TypeError(msg)
     if "id" in raw:
-        # Every string of a full record is redacted: ids and dates come through unchanged.
-        memory = Memory.model_validate(redact_value(raw))
-        memory.text = clean_text(memory.text)
-        memory.tags = clean_tags(memory.tags)
-        return memory
+        return redact_full_record(Memory.model_validate(raw)), True
     short = ShortRecord.model_validate(raw)
     fields = short.model_dump(exclude={"type", "text"})
-    return build(Draft(short.type, short.text, source=Source(channel="import"), **fields), now)
+    draft = Draft(short.type, short.text, source=Source(channel="import"), **fields)
+    return build(draft, now), False
 
 
-def read_records(
-    lines: Iterable[str], source: str, *, skip_invalid: bool = False
-) -> tuple[list[Memory], list[str]]:
+def redact_full_record(memory: Memory) -> Memory:
+    """Redact a full record field by field (the table of the module docstring), in place.
+
+    >>> from datetime import datetime, timezone
+    >>> t = datetime(2026, 1, 1, tzinfo=timezone.utc)
+    >>> m = Memory(id="ctx-0a1b2c3d4e", type="context", text="export API_KEY=abc123xyz",
+    ...            key="session:3f1c2a9e-1b2c-4d5e-8f9a-0b1c2d3e4f5a",
+    ...            created_at=t, updated_at=t, last_seen=t)
+    >>> redacted = redact_full_record(m)
+    >>> redacted.text, redacted.key
+    ('export API_KEY=[REDACTED:env-secret]', 'session:3f1c2a9e-1b2c-4d5e-8f9a-0b1c2d3e4f5a')
+    """
+    memory.text = clean_text(memory.text)
+    memory.key, memory.why = _plain(memory.key), _plain(memory.why)
+    memory.resolution, memory.project = _plain(memory.resolution), _plain(memory.project)
+    memory.tags = clean_tags([redact(tag) for tag in memory.tags])
+    memory.details = cast("dict[str, Any]", redact_value(memory.details))
+    memory.id = redact(memory.id)
+    memory.related = [redact(related) for related in memory.related]
+    memory.signature = _plain(memory.signature)
+    memory.source = _redact_source(memory.source)
+    memory.evidence = [_redact_evidence(e) for e in memory.evidence]
+    memory.counter_evidence = [_redact_evidence(e) for e in memory.counter_evidence]
+    _redact_extra(memory)
+    return memory
+
+
+def _plain(value: str | None) -> str | None:
+    return redact(value) if value else value
+
+
+def _redact_source(source: Source) -> Source:
+    source.channel = redact(source.channel)
+    source.session_id, source.path = _plain(source.session_id), _plain(source.path)
+    source.command = _plain(source.command)
+    _redact_extra(source)
+    return source
+
+
+def _redact_evidence(evidence: Evidence) -> Evidence:
+    evidence.session_id, evidence.note = _plain(evidence.session_id), _plain(evidence.note)
+    _redact_extra(evidence)
+    return evidence
+
+
+def _redact_extra(model: BaseModel) -> None:
+    """Redact the fields a record carries beyond the model's own (names included)."""
+    if model.__pydantic_extra__:
+        model.__pydantic_extra__ = cast("dict[str, Any]", redact_value(model.__pydantic_extra__))
+
+
+def read_records(lines: Iterable[str], source: str, *, skip_invalid: bool = False) -> ImportBatch:
     """Parse every non-blank line; return the records and the problems skipped."""
     now = clock.now()
-    records: list[Memory] = []
-    skipped: list[str] = []
+    batch = ImportBatch()
     for number, line in enumerate(lines, start=1):
         if not line.strip():
             continue
         try:
-            records.append(parse_line(line, now))
+            memory, full = parse_line(line, now)
         except (ValueError, TypeError, UsageError, ValidationError) as exc:
             problem = _describe(exc)
             if not skip_invalid:
                 raise ImportFileError(source, number, problem) from exc
-            skipped.append(f"{source}:{number}: {problem}")
-    return records, skipped
+            batch.skipped.append(f"{source}:{number}: {problem}")
+            continue
+        (batch.full if full else batch.short).append(memory)
+    return batch
 
 
 def _describe(exc: Exception) -> str:
@@ -103,28 +237,55 @@ def _describe(exc: Exception) -> str:
     return str(exc).splitlines()[0] if str(exc) else type(exc).__name__
 
 
-def import_records(records: list[Memory], home: Path | None = None) -> ImportReport:
-    """Store parsed records: one lock and one write per store."""
+def import_records(batch: ImportBatch, home: Path | None = None) -> ImportReport:
+    """Store parsed records (see the module docstring): one lock and one write per store."""
     now = clock.now()
-    report = ImportReport()
+    forgotten = forgotten_ids(home)
+    report = ImportReport(skipped=list(batch.skipped))
+    report.forgotten = [m.id for m in batch.full if m.id in forgotten]
+    arrivals: list[Arrival] = [(m, True) for m in batch.full if m.id not in forgotten]
+    arrivals += [(m, False) for m in batch.short]
 
-    def store_group(spec: StoreSpec, entries: list[Memory], group: list[Memory]) -> None:
+    def store_group(spec: StoreSpec, entries: list[Memory], group: list[Arrival]) -> None:
         drop_expired(entries, now)  # first, so an expired entry does not hide its own id
-        fresh = [m for m in group if not m.is_expired(now)]
-        existing_ids = {e.id for e in entries}
-        join(entries, [m for m in fresh if m.id not in existing_ids], spec, now)
+        fresh = [(memory, full) for memory, full in group if not memory.is_expired(now)]
         report.expired_on_arrival += len(group) - len(fresh)
-        report.imported += len(fresh)
+        report.imported += place_full_records(entries, [m for m, full in fresh if full], spec, now)
+        short = [memory for memory, full in fresh if not full]
+        join(entries, short, spec, now)  # and the cap, for both kinds
+        report.imported += len(short)
 
-    change_each_store(group_by_store(records, lambda m: [spec_for(m.type)]), store_group, home)
+    groups = group_by_store(arrivals, lambda arrival: [spec_for(arrival[0].type)])
+    change_each_store(groups, store_group, home)
     return report
+
+
+def place_full_records(
+    entries: list[Memory], records: list[Memory], spec: StoreSpec, now: datetime
+) -> int:
+    """Add full records to a store's entries as they are; return how many were stored.
+
+    A record whose id is there already is skipped; one with a live twin among the entries
+    held before (superseded history has none) is absorbed into it, as a save would be.
+    """
+    present = {entry.id for entry in entries}
+    twins = Twins(entries)
+    placed = 0
+    for record in records:
+        if record.id in present:
+            continue
+        present.add(record.id)
+        twin = None if record.state is State.SUPERSEDED else twins.find(record)
+        if twin is None:
+            entries.append(record)  # not indexed: full records never merge with each other
+        else:
+            absorb(entries, record, spec, now, twins)
+        placed += 1
+    return placed
 
 
 def import_file(
     lines: Iterable[str], source: str, *, skip_invalid: bool = False, home: Path | None = None
 ) -> ImportReport:
     """Parse and store an import file; see the module docstring for the rules."""
-    records, skipped = read_records(lines, source, skip_invalid=skip_invalid)
-    report = import_records(records, home)
-    report.skipped = skipped
-    return report
+    return import_records(read_records(lines, source, skip_invalid=skip_invalid), home)

@@ -47,6 +47,7 @@ except ImportError:  # pragma: no cover - Windows: appends stay atomic, the drai
 # costs milliseconds, paid on every tool call.
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from types import TracebackType
     from typing import Any, TypeVar
 
@@ -333,6 +334,57 @@ def _read_locked(path: str) -> bytes:
             return handle.read()
         handle.seek(size - limit)
         return handle.read().partition(b"\n")[2]
+
+
+def drop_lines(matches: Callable[[bytes], bool], home: str | os.PathLike[str] | None = None) -> int:
+    """Remove every line ``matches`` accepts from the journal and its takes; return how many.
+
+    For ``forget``: a record may quote what is forgotten. Each file is edited in place
+    under an exclusive ``flock``, so appends wait and a drain that has taken the file
+    reads the edited lines. Not crash-atomic: a kill in the middle leaves a torn line
+    (skipped when read) or a line twice (a replay, counted once).
+
+    >>> import tempfile
+    >>> home = tempfile.mkdtemp()
+    >>> append({"event": "PostToolUse", "command": "ls"}, home)
+    >>> append({"event": "PostToolUse", "command": "pwd"}, home)
+    >>> drop_lines(lambda line: b'"ls"' in line, home)
+    1
+    >>> with drain(home) as batch:
+    ...     [r["command"] for r in batch]
+    ['pwd']
+    """
+    folder = _home(home)
+    names = [n for n in _names(folder) if n == JOURNAL_NAME or _taken_at(n) is not None]
+    return sum(_drop_in(os.path.join(folder, name), matches) for name in names)
+
+
+def _drop_in(path: str, matches: Callable[[bytes], bool]) -> int:
+    try:
+        fd = os.open(path, os.O_RDWR | _NO_FOLLOW | getattr(os, "O_CLOEXEC", 0))
+    except OSError:
+        return 0  # gone (a drain finished it) or a symlink: nothing of ours to edit
+    try:
+        if fcntl is not None:
+            fcntl.flock(fd, fcntl.LOCK_EX)
+        data = b"".join(iter(lambda: os.read(fd, 1 << 20), b""))
+        lines = data.split(b"\n")
+        kept = [line for line in lines if not (line.strip() and matches(line))]
+        if len(kept) == len(lines):
+            return 0
+        _overwrite(fd, b"\n".join(kept))
+        return len(lines) - len(kept)
+    finally:
+        os.close(fd)
+
+
+def _overwrite(fd: int, data: bytes) -> None:
+    os.lseek(fd, 0, os.SEEK_SET)
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view) :]
+    os.ftruncate(fd, len(data))
+    os.fsync(fd)
 
 
 def _parse_lines(data: bytes) -> list[dict[str, Any]]:

@@ -58,6 +58,32 @@ def cache_path(home: str | Path, project: str | None) -> str:
     return os.path.join(home, "cache", f"context-{tag:08x}.json")
 
 
+def drop_caches(home: str | Path) -> int:
+    """Delete every cached context (they are derived); return how many went.
+
+    Called when memories are forgotten or pruned: a cache may quote them, and the next
+    SessionStart renders afresh. A symlink is removed itself, never followed.
+
+    >>> import tempfile
+    >>> drop_caches(tempfile.mkdtemp())
+    0
+    """
+    folder = os.path.join(home, "cache")
+    try:
+        names = os.listdir(folder)
+    except OSError:
+        return 0
+    dropped = 0
+    for name in names:
+        if name.lstrip(".").startswith("context-"):  # the caches and their temp files
+            try:
+                os.unlink(os.path.join(folder, name))
+            except FileNotFoundError:
+                continue  # another forget or prune was first
+            dropped += 1
+    return dropped
+
+
 def fingerprints(home: str | Path) -> dict[str, list[int] | None]:
     """Return (inode, size, mtime) of each store file, None for a missing one."""
     found: dict[str, list[int] | None] = {}

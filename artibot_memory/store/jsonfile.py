@@ -7,6 +7,7 @@ Rules that hold for every write (DESIGN.md, non-negotiable 2):
   file (``os.replace``), and the folder is fsynced: a reader sees the old or the new file,
   never half of one;
 - the previous good file is kept as ``backups/<file>`` (a hard link, so it costs nothing);
+  a forget or a prune rewrites it without what they removed (:meth:`Store.purge_backup`);
 - a file that fails to parse, has the wrong shape or a newer ``schema_version`` raises a
   :class:`~artibot_memory.core.errors.StoreError` and is never overwritten.
 
@@ -17,7 +18,7 @@ from __future__ import annotations
 
 import contextlib
 import os
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import TypeVar
 
@@ -28,6 +29,7 @@ from artibot_memory.core.errors import (
     CorruptStoreError,
     NewerSchemaError,
     StoreBusyError,
+    StoreError,
     UnsafeStoreError,
 )
 from artibot_memory.core.paths import ensure_private_dir, is_inside, memory_home
@@ -87,17 +89,58 @@ class Store:
         return parse_store_bytes(self.path, data)
 
     @contextlib.contextmanager
-    def transaction(self, timeout: float = LOCK_TIMEOUT_SECONDS) -> Iterator[list[Memory]]:
+    def transaction(
+        self, timeout: float = LOCK_TIMEOUT_SECONDS, *, purge_backup: bool = False
+    ) -> Iterator[list[Memory]]:
         """Lock the store, yield its entries to change in place, then save them atomically.
 
-        Nothing is written when the body raises.
+        Nothing is written when the body raises. With ``purge_backup`` (forget, prune) the
+        entries the body removed leave ``backups/<file>`` too, under the same lock, and
+        temp files of killed writes (which may hold them) are deleted: see
+        :meth:`purge_backup`.
         """
         ensure_private_dir(self.home)
         with locked(self.path, timeout):
             self._refuse_unsafe_link()
             entries = self._read()
+            before = {entry.id for entry in entries}
             yield entries
             self._write(entries)
+            if purge_backup:
+                self.purge_backup(before - {entry.id for entry in entries})
+
+    def purge_backup(self, gone: Collection[str]) -> None:
+        """Remove the entries whose id is in ``gone`` from the backup; call under the lock.
+
+        The backup is rewritten atomically without them. A backup that does not parse
+        cannot be edited entry by entry and may hold them: it is deleted (doctor would not
+        restore it anyway). Temp files left by killed writes of this store are deleted.
+        """
+        if not gone:
+            return
+        self._delete_litter()
+        if not self.backup_path.exists() or not is_inside(self.backup_path, self.home):
+            return  # nothing there, or a link out of the home: not ours to read or write
+        try:
+            kept = parse_store_bytes(self.backup_path, self.backup_path.read_bytes())
+        except (StoreError, OSError):
+            self.backup_path.unlink(missing_ok=True)
+            return
+        remaining = [entry for entry in kept if entry.id not in gone]
+        if len(remaining) < len(kept):
+            write_atomically(self.backup_path, encode_entries(remaining))
+
+    def _delete_litter(self) -> None:
+        """Delete the temp files of killed writes (of the store, the backup and its staging)."""
+        name, backups = self.path.name, self.backup_path.parent
+        patterns = [
+            (self.home, f".{name}.*.tmp"),
+            (backups, f".{name}.*.tmp"),
+            (backups, f"{name}.*.tmp"),
+        ]
+        for folder, pattern in patterns:
+            for path in folder.glob(pattern):
+                path.unlink(missing_ok=True)
 
     def _refuse_unsafe_link(self) -> None:
         if self.path.is_symlink() and not is_inside(self.path, self.home):
@@ -105,7 +148,7 @@ class Store:
 
     def _write(self, entries: list[Memory]) -> None:
         self._refuse_unsafe_link()
-        payload = envelope.encode(_ENTRIES.dump_json(entries))
+        payload = encode_entries(entries)
         self._keep_backup()
         write_atomically(self.path, payload)
 
@@ -121,6 +164,15 @@ class Store:
         except OSError:
             return  # a filesystem without hard links: the store write still goes ahead
         staging.replace(self.backup_path)
+
+
+def encode_entries(entries: list[Memory]) -> bytes:
+    """Return the bytes of a store file holding ``entries``, exactly as a save writes them.
+
+    >>> encode_entries([])
+    b'{"schema_version":1,"entries":[]}'
+    """
+    return envelope.encode(_ENTRIES.dump_json(entries))
 
 
 def group_by_store(
