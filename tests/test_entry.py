@@ -12,6 +12,7 @@ import pytest
 from platformdirs import user_data_dir
 
 from artibot_memory.capture import hooklog, journal
+from artibot_memory.core import venv
 from artibot_memory.core.paths import fallback_data_dir
 from artibot_memory.plugin import bootstrap, entry, fast
 from artibot_memory.recall import known_errors
@@ -42,9 +43,7 @@ def captured_payloads() -> list[Any]:
 
 def run_entry(event: str, stdin: bytes, *flags: str) -> subprocess.CompletedProcess[bytes]:
     """Run bin/artibot-memory as Claude Code does: a fresh process, payload on stdin."""
-    env = {
-        k: v for k, v in os.environ.items() if k not in (bootstrap.DATA_ENV, bootstrap.RELAYED_ENV)
-    }
+    env = {k: v for k, v in os.environ.items() if k not in (venv.DATA_ENV, venv.RELAYED_ENV)}
     argv = [sys.executable, *flags, str(ENTRY), "hook", event]
     return subprocess.run(  # noqa: S603 - our own entry script
         argv, input=stdin, capture_output=True, env=env, timeout=60, check=False
@@ -174,13 +173,13 @@ def no_dependencies(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(sys.modules, "artibot_memory.lifecycle", None)
     monkeypatch.setitem(sys.modules, "artibot_memory.cli.app", None)
     monkeypatch.setattr(bootstrap, "missing_modules", lambda: ["pydantic"])
-    monkeypatch.delenv(bootstrap.RELAYED_ENV, raising=False)
+    monkeypatch.delenv(venv.RELAYED_ENV, raising=False)
 
 
 @pytest.fixture
 def plugin_data(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     data = tmp_path / "plugin-data"
-    monkeypatch.setenv(bootstrap.DATA_ENV, str(data))
+    monkeypatch.setenv(venv.DATA_ENV, str(data))
     return data
 
 
@@ -194,17 +193,17 @@ def started(monkeypatch: pytest.MonkeyPatch) -> list[list[str]]:
         assert options["stdout"] == options["stderr"] == subprocess.DEVNULL
         calls.append(argv)
 
-    monkeypatch.setattr("artibot_memory.plugin.bootstrap.subprocess.Popen", fake_popen)
+    monkeypatch.setattr(subprocess, "Popen", fake_popen)
     return calls
 
 
-def make_ready(data: Path, digest: str | None = None) -> Path:
-    python = bootstrap.venv_python(data)
+def make_ready(data: Path, digest: str | None = None) -> str:
+    python = Path(venv.venv_python(data))
     python.parent.mkdir(parents=True)
     python.write_text("")
-    marker = data / "venv" / bootstrap.MARKER_NAME
-    marker.write_text((digest or bootstrap.requirements_digest() or "") + "\n")
-    return python
+    marker = data / "venv" / venv.MARKER_NAME
+    marker.write_text((digest or venv.requirements_digest() or "") + "\n")
+    return str(python)
 
 
 def run_event(
@@ -222,7 +221,10 @@ def test_session_start_without_dependencies_starts_one_background_install(
 ) -> None:
     first = run_event("SessionStart", {"session_id": "s1", "source": "startup"}, capsys)
     second = run_event("SessionStart", {"session_id": "s2", "source": "startup"}, capsys)
-    assert first == second == {"systemMessage": bootstrap.INSTALLING_MESSAGE}
+    # The second session, started while the first one's build runs, is told so (issue 11).
+    assert first == {"systemMessage": bootstrap.INSTALLING_MESSAGE}
+    assert second is not None
+    assert second["systemMessage"].startswith("artibot-memory: still installing")
     assert len(started) == 1
     assert started[0][-1] == str(plugin_data)
     assert [r["session_id"] for r in journal.drain()] == ["s1", "s2"]
@@ -233,9 +235,9 @@ def test_a_dead_installers_lock_does_not_block_a_new_install(
     plugin_data: Path, started: list[list[str]], capsys: pytest.CaptureFixture[str]
 ) -> None:
     plugin_data.mkdir()
-    lock = plugin_data / bootstrap.LOCK_NAME
+    lock = plugin_data / venv.LOCK_NAME
     lock.write_text("12345\n")
-    old = lock.stat().st_mtime - bootstrap.LOCK_STALE_SECONDS - 60
+    old = lock.stat().st_mtime - venv.LOCK_STALE_SECONDS - 60
     os.utime(lock, (old, old))
     run_event("SessionStart", {}, capsys)
     assert len(started) == 1
@@ -246,7 +248,7 @@ def test_a_recent_failed_install_is_reported_not_retried(
     plugin_data: Path, started: list[list[str]], capsys: pytest.CaptureFixture[str]
 ) -> None:
     plugin_data.mkdir()
-    (plugin_data / bootstrap.FAILED_NAME).write_text("no network\n")
+    (plugin_data / venv.FAILED_NAME).write_text("no network\n")
     output = run_event("SessionStart", {}, capsys)
     assert output is not None
     assert "failed" in output["systemMessage"]
@@ -288,7 +290,7 @@ def test_other_events_without_dependencies_are_journaled_for_later(
 def test_without_plugin_data_session_start_says_nothing(
     monkeypatch: pytest.MonkeyPatch, started: list[list[str]], capsys: pytest.CaptureFixture[str]
 ) -> None:
-    monkeypatch.delenv(bootstrap.DATA_ENV, raising=False)
+    monkeypatch.delenv(venv.DATA_ENV, raising=False)
     assert run_event("SessionStart", {}, capsys) is None
     assert started == []
 
@@ -301,12 +303,10 @@ def test_a_ready_venv_reruns_the_hook_with_the_same_stdin(
     calls: list[tuple[Any, ...]] = []
 
     def fake_run(argv: list[str], **options: Any) -> subprocess.CompletedProcess[bytes]:
-        calls.append(
-            (argv, options["input"], options["timeout"], options["env"][bootstrap.RELAYED_ENV])
-        )
+        calls.append((argv, options["input"], options["timeout"], options["env"][venv.RELAYED_ENV]))
         return subprocess.CompletedProcess(argv, 0, b'{"systemMessage": "from the venv"}\n', b"")
 
-    monkeypatch.setattr("artibot_memory.plugin.bootstrap.subprocess.run", fake_run)
+    monkeypatch.setattr(subprocess, "run", fake_run)
     raw = json.dumps({"session_id": "s1", "prompt": "I prefer pnpm over npm"}).encode()
     assert entry.run_hook("UserPromptSubmit", raw) == 0
     assert json.loads(capsys.readouterr().out) == {"systemMessage": "from the venv"}
@@ -323,7 +323,7 @@ def test_a_venv_built_from_other_requirements_is_rebuilt(
     plugin_data: Path, started: list[list[str]], capsys: pytest.CaptureFixture[str]
 ) -> None:
     make_ready(plugin_data, digest="0" * 64)
-    assert not bootstrap.is_ready(plugin_data)
+    assert not venv.is_ready(plugin_data)
     run_event("SessionStart", {}, capsys)
     assert len(started) == 1
 
@@ -333,9 +333,9 @@ def test_a_hook_already_running_in_the_venv_never_relays_again(
     plugin_data: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     make_ready(plugin_data)
-    assert bootstrap.ready_python() == bootstrap.venv_python(plugin_data)
-    monkeypatch.setenv(bootstrap.RELAYED_ENV, "1")
-    assert bootstrap.ready_python() is None
+    assert venv.ready_python() == venv.venv_python(plugin_data)
+    monkeypatch.setenv(venv.RELAYED_ENV, "1")
+    assert venv.ready_python() is None
 
 
 @pytest.mark.usefixtures("plugin_data")
@@ -356,28 +356,29 @@ def test_a_broken_module_of_ours_is_logged_not_mistaken_for_missing_dependencies
 def test_the_cli_without_dependencies_names_the_missing_package(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    monkeypatch.delenv(bootstrap.DATA_ENV, raising=False)
+    monkeypatch.delenv(venv.DATA_ENV, raising=False)
     monkeypatch.setenv("CLAUDE_CONFIG_DIR", "/nonexistent")
     assert entry.main(["search", "pnpm"]) == 1
     out, err = capsys.readouterr()
     assert out == ""
     assert err.count("\n") == 1
     assert "'pydantic'" in err
-    assert "pip install artibot-memory" in err
+    # Not `pip install artibot-memory`, which no index has (issue 11): a command that works.
+    assert f"-m pip install -e {ROOT}" in err
 
 
 @pytest.mark.usefixtures("no_dependencies")
 def test_the_cli_finds_the_plugin_venv_from_the_bash_tool(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.delenv(bootstrap.DATA_ENV, raising=False)
+    monkeypatch.delenv(venv.DATA_ENV, raising=False)
     monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(tmp_path / "claude"))
     python = make_ready(tmp_path / "claude" / "plugins" / "data" / "artibot-memory-market")
     execs: list[tuple[object, ...]] = []
     monkeypatch.setattr("artibot_memory.plugin.entry.os.execv", lambda *call: execs.append(call))
     entry.main(["list", "--json"])
     assert execs == [(python, [str(python), str(ENTRY), "list", "--json"])]
-    assert os.environ[bootstrap.RELAYED_ENV] == "1"
+    assert os.environ[venv.RELAYED_ENV] == "1"
 
 
 def test_a_successful_build_writes_the_ready_marker_and_frees_the_lock(
@@ -389,16 +390,16 @@ def test_a_successful_build_writes_the_ready_marker_and_frees_the_lock(
         steps.append(command)
         (plugin_data / "venv").mkdir(exist_ok=True)
 
-    monkeypatch.setattr(bootstrap, "_runs", lambda _python: False)
-    monkeypatch.setattr(bootstrap, "_step", step)
+    monkeypatch.setattr(venv, "_runs", lambda _python: False)
+    monkeypatch.setattr(venv, "_step", step)
     plugin_data.mkdir()
-    (plugin_data / bootstrap.LOCK_NAME).write_text("1\n")
-    assert bootstrap.main([str(plugin_data)]) == 0
+    (plugin_data / venv.LOCK_NAME).write_text("1\n")
+    assert venv.main([str(plugin_data)]) == 0
     assert [step[1:3] for step in steps] == [["-m", "venv"], ["-m", "pip"]]
     assert (
-        plugin_data / "venv" / bootstrap.MARKER_NAME
-    ).read_text().strip() == bootstrap.requirements_digest()
-    assert not (plugin_data / bootstrap.LOCK_NAME).exists()
+        plugin_data / "venv" / venv.MARKER_NAME
+    ).read_text().strip() == venv.requirements_digest()
+    assert not (plugin_data / venv.LOCK_NAME).exists()
 
 
 def test_a_failed_build_leaves_no_marker_and_records_the_failure(
@@ -407,13 +408,13 @@ def test_a_failed_build_leaves_no_marker_and_records_the_failure(
     def failing(command: list[str], _log: object) -> None:
         raise subprocess.CalledProcessError(1, command)
 
-    monkeypatch.setattr(bootstrap, "_runs", lambda _python: True)
-    monkeypatch.setattr(bootstrap, "_step", failing)
+    monkeypatch.setattr(venv, "_runs", lambda _python: True)
+    monkeypatch.setattr(venv, "_step", failing)
     plugin_data.mkdir()
-    assert bootstrap.main([str(plugin_data)]) == 1
-    assert not (plugin_data / "venv" / bootstrap.MARKER_NAME).exists()
-    assert (plugin_data / bootstrap.FAILED_NAME).exists()
-    assert "failed" in (plugin_data / bootstrap.LOG_NAME).read_text()
+    assert venv.main([str(plugin_data)]) == 1
+    assert not (plugin_data / "venv" / venv.MARKER_NAME).exists()
+    assert (plugin_data / venv.FAILED_NAME).exists()
+    assert "failed" in (plugin_data / venv.LOG_NAME).read_text()
 
 
 @pytest.mark.slow
@@ -422,10 +423,10 @@ def test_a_real_build_makes_a_venv_the_launcher_accepts(
 ) -> None:
     requirements = tmp_path / "requirements.txt"
     requirements.write_text("# nothing to download: pip and venv run for real, offline\n")
-    monkeypatch.setattr(bootstrap, "REQUIREMENTS", requirements)
+    monkeypatch.setattr(venv, "REQUIREMENTS", str(requirements))
     plugin_data.mkdir()
-    assert bootstrap.build(plugin_data), (plugin_data / bootstrap.LOG_NAME).read_text()
-    assert bootstrap.is_ready(plugin_data)
+    assert venv.build(plugin_data), (plugin_data / venv.LOG_NAME).read_text()
+    assert venv.is_ready(plugin_data)
 
 
 # ---- the plugin files
@@ -481,9 +482,9 @@ def test_the_console_script_is_the_same_entry_as_bin_artibot_memory() -> None:
 
 def test_the_plugin_files_the_package_names_are_where_it_says() -> None:
     # A module moved one folder deeper must not lose its way back to the plugin root.
-    assert bootstrap.PLUGIN_ROOT == ROOT
-    assert bootstrap.REQUIREMENTS.is_file()
-    assert Path(fast.entry_script()) == bootstrap.ENTRY_SCRIPT == ROOT / "bin" / "artibot-memory"
+    assert Path(venv.PLUGIN_ROOT) == ROOT
+    assert Path(venv.REQUIREMENTS).is_file()
+    assert Path(fast.entry_script()) == Path(venv.ENTRY_SCRIPT) == ROOT / "bin" / "artibot-memory"
 
 
 def test_requirements_txt_lists_the_runtime_dependencies_of_pyproject() -> None:

@@ -48,7 +48,7 @@ STDLIB_ONLY = {
     "artibot_memory.store.envelope",
     "artibot_memory.store.files",
     *(f"artibot_memory.text.{n}" for n in "redact signature trim framing shell".split()),
-    *(f"artibot_memory.core.{name}" for name in ("errors", "clock", "paths", "project")),
+    *(f"artibot_memory.core.{name}" for name in ("errors", "clock", "paths", "project", "venv")),
 }
 # The entry turns ``site`` back on before it goes beyond the fast path, and a few
 # imports are optional by design (caught ImportError): these are the only exceptions.

@@ -24,6 +24,11 @@ APP_NAME = "artibot-memory"
 HOME_ENV = "ARTIBOT_MEMORY_HOME"
 DIR_MODE = 0o700
 FILE_MODE = 0o600
+# In the plugin's data folder: left by a successful venv build until a SessionStart says
+# "memory is ready". Named here, where the hook entry can test it without importing the
+# venv module (core.venv), on every session start.
+PLUGIN_DATA_ENV = "CLAUDE_PLUGIN_DATA"
+READY_NEWS_NAME = "bootstrap.ready"
 
 
 def memory_home(*, create: bool = True) -> Path:

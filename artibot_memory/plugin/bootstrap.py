@@ -1,256 +1,255 @@
-"""The plugin's own Python environment, built once in the background (standard library only).
+"""What a hook does when the full path cannot run here (standard library only, Python 3.8+).
 
-Claude Code installs no Python packages; hooks start from the user's ``python3``. When
-pydantic, orjson, filelock or platformdirs cannot be imported there, the launcher uses
-a virtual environment in ``$CLAUDE_PLUGIN_DATA/venv`` (which survives plugin updates):
+The full path (pydantic and the stores) needs Python 3.10 and the runtime dependencies.
+When the hooks' ``python3`` lacks either, :mod:`artibot_memory.plugin.entry` comes here:
 
-- *ready* means ``venv/.artibot-memory-requirements.sha256`` holds the sha256 of the
-  plugin's ``requirements.txt``; a changed requirements file means not ready, and the
-  next SessionStart rebuilds (pip upgrades the existing venv in place);
-- when it is not ready, SessionStart starts ONE detached builder
-  (:func:`main`, run detached by the same ``python3``, guarded by ``bootstrap.lock``)
-  that runs ``python3 -m venv`` and ``pip install -r requirements.txt``, logs to
-  ``bootstrap.log`` and writes the marker only on success. A failed build is retried
-  after an hour, not at every session start.
+- a ready plugin venv (:mod:`artibot_memory.core.venv`) runs the hook again, with the same
+  stdin (:func:`relay`);
+- otherwise SessionStart (:func:`session_start_output`) starts the one background build
+  and says so, or says how it is going: still installing (a second session started while
+  the first builds), failed (with the log's last line and how to retry at once), or, once
+  per interpreter, that no Python 3.10+ and no ``uv`` is there to build with, and what to
+  install. It serves the last context the start cache saved for the project, when there is
+  one, rather than none;
+- the first SessionStart after a build succeeded says "memory is ready", once
+  (:func:`ready_message`);
+- the command line without its dependencies names a command that works
+  (:func:`missing_message`), and runs ``doctor --rebuild-venv`` itself
+  (:func:`rebuild_from_cli`).
 
->>> venv_python(Path("/data")).name in ("python", "python.exe")
+Like the entry, this module runs under any Python 3.8+ (the version guard is the entry's):
+no ``X | Y`` at run time, no ``match``, str paths.
+
+>>> is_dependency_failure(ModuleNotFoundError("x", name="orjson"))
 True
 """
 
 from __future__ import annotations
 
-import contextlib
-import hashlib
-import importlib.util
 import os
-import subprocess
 import sys
-from pathlib import Path
-from typing import BinaryIO
 
-from artibot_memory.core import clock
+from artibot_memory.core import venv
 
-RUNTIME_MODULES = ("pydantic", "orjson", "filelock", "platformdirs")
-PLUGIN_ROOT = Path(__file__).resolve().parents[2]
-REQUIREMENTS = PLUGIN_ROOT / "requirements.txt"
-ENTRY_SCRIPT = PLUGIN_ROOT / "bin" / "artibot-memory"
-DATA_ENV = "CLAUDE_PLUGIN_DATA"
-RELAYED_ENV = "ARTIBOT_MEMORY_RELAYED"
-MARKER_NAME = ".artibot-memory-requirements.sha256"
-LOCK_NAME = "bootstrap.lock"
-LOG_NAME = "bootstrap.log"
-FAILED_NAME = "bootstrap.failed"
-LOCK_STALE_SECONDS = 20 * 60
-RETRY_AFTER_SECONDS = 60 * 60
-STEP_TIMEOUT_SECONDS = 15 * 60
-# The builder puts the plugin root on sys.path itself: `-m` would rely on the current
-# directory being importable, which PYTHONSAFEPATH turns off.
-_BUILDER = (
-    "import sys; sys.path.insert(0, sys.argv[1]); "
-    "from artibot_memory.plugin.bootstrap import main; raise SystemExit(main(sys.argv[2:]))"
-)
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    import subprocess
+    from typing import Any
+
+# The relay's environment (named here too: tests and callers of the entry read them here).
+DATA_ENV = venv.DATA_ENV
+RELAYED_ENV = venv.RELAYED_ENV
+# Told once per interpreter: which one was told there is nothing to build the venv with.
+NOTICE_NAME = "bootstrap.no-python"
 INSTALLING_MESSAGE = (
     "artibot-memory: installing its Python dependencies once in the background; "
     "memory recall starts with your next session."
 )
+REBUILD_COMMAND = "artibot-memory doctor --rebuild-venv"
 
 
 def is_dependency_failure(exc: ImportError) -> bool:
-    """Tell whether ``exc`` comes from a missing (or too old) runtime dependency.
-
-    >>> is_dependency_failure(ModuleNotFoundError("x", name="orjson"))
-    True
-    """
+    """Tell whether ``exc`` comes from a missing (or too old) runtime dependency."""
     top = (exc.name or "").split(".")[0]
-    return top in RUNTIME_MODULES or bool(missing_modules())
+    return top in venv.RUNTIME_MODULES or bool(missing_modules())
 
 
 def missing_modules() -> list[str]:
     """Return the runtime dependencies this interpreter cannot find."""
-    return [name for name in RUNTIME_MODULES if importlib.util.find_spec(name) is None]
+    import importlib.util  # noqa: PLC0415 - only when the full path failed
+
+    return [name for name in venv.RUNTIME_MODULES if importlib.util.find_spec(name) is None]
 
 
-def missing_message(exc: ImportError) -> str:
-    """One line for a terminal user who runs the CLI without its dependencies."""
-    top = (exc.name or "").split(".")[0]
-    name = top if top in RUNTIME_MODULES else next(iter(missing_modules()), top or "?")
-    return (
-        f"artibot-memory: the Python package {name!r} is missing for {sys.executable}; "
-        "install artibot-memory with `pip install artibot-memory` (or run it inside Claude Code, "
-        "which builds its own environment)"
-    )
+def python_version() -> str:
+    """Return this interpreter's version, as ``3.9.18``."""
+    return ".".join(str(part) for part in sys.version_info[:3])
 
 
-def requirements_digest(path: Path = REQUIREMENTS) -> str | None:
-    """Return the sha256 of the requirements file, or None when there is none."""
-    try:
-        return hashlib.sha256(path.read_bytes()).hexdigest()
-    except OSError:
-        return None
-
-
-def venv_python(data_dir: Path) -> Path:
-    """Return the interpreter of the plugin venv inside ``data_dir``."""
-    if sys.platform == "win32":
-        return data_dir / "venv" / "Scripts" / "python.exe"
-    return data_dir / "venv" / "bin" / "python"
-
-
-def is_ready(data_dir: Path) -> bool:
-    """Tell whether the venv in ``data_dir`` was built from today's requirements file."""
-    digest = requirements_digest()
-    try:
-        marker = (data_dir / "venv" / MARKER_NAME).read_text(encoding="ascii").strip()
-    except (OSError, ValueError):
-        return False
-    return digest is not None and marker == digest and venv_python(data_dir).exists()
-
-
-def plugin_data_dirs() -> list[Path]:
-    """Where the plugin venv may be: ``$CLAUDE_PLUGIN_DATA``, else Claude Code's data dirs.
-
-    Hooks always get the variable; the Bash tool (where the skill runs the CLI) does not,
-    so the CLI looks in ``~/.claude/plugins/data/artibot-memory-*`` as well.
-    """
-    given = os.environ.get(DATA_ENV, "")
-    if given:
-        return [Path(given)]
-    config = Path(os.environ.get("CLAUDE_CONFIG_DIR") or "~/.claude").expanduser()
-    with contextlib.suppress(OSError):
-        return sorted((config / "plugins" / "data").glob("artibot-memory*"))
-    return []
-
-
-def ready_python() -> Path | None:
-    """Return the interpreter of a ready plugin venv, unless we already run under it."""
-    if os.environ.get(RELAYED_ENV):
-        return None
-    return next((venv_python(d) for d in plugin_data_dirs() if is_ready(d)), None)
+def missing_message(exc: ImportError | None) -> str:
+    """One line for a person who runs the CLI where it cannot run (``exc`` None: too old)."""
+    if exc is None:
+        version = python_version()
+        head = f"artibot-memory needs Python 3.10 or newer; {sys.executable} is Python {version}"
+    else:
+        top = (exc.name or "").split(".")[0]
+        name = top if top in venv.RUNTIME_MODULES else next(iter(missing_modules()), top or "?")
+        head = f"artibot-memory: the Python package {name!r} is missing for {sys.executable}"
+    data_dirs = venv.plugin_data_dirs()
+    if data_dirs:
+        fix = f"build the plugin's own environment in {data_dirs[0]} with `{REBUILD_COMMAND}`"
+    elif exc is None:
+        fix = "install Python 3.10 or newer (python.org, `brew install python@3.12`) and use it"
+    elif os.path.exists(os.path.join(venv.PLUGIN_ROOT, "pyproject.toml")):
+        fix = f"install it with `{sys.executable} -m pip install -e {venv.PLUGIN_ROOT}`"
+    else:
+        fix = f"install it with `{sys.executable} -m pip install -r {venv.REQUIREMENTS}`"
+    return f"{head}; {fix}"
 
 
 def relay(
-    python: Path, event: str, raw: bytes, timeout: float
+    python: str, event: str, raw: bytes, timeout: float
 ) -> subprocess.CompletedProcess[bytes]:
     """Run the hook again under ``python`` with the same stdin bytes, within ``timeout``."""
-    env = {**os.environ, RELAYED_ENV: "1"}
-    command = [str(python), str(ENTRY_SCRIPT), "hook", event]
+    import subprocess  # noqa: PLC0415 - only when relaying
+
+    env = dict(os.environ)
+    env[venv.RELAYED_ENV] = "1"
+    command = [python, venv.ENTRY_SCRIPT, "hook", event]
     return subprocess.run(  # noqa: S603 - our own interpreter and script, no shell
         command, input=raw, capture_output=True, timeout=timeout, env=env, check=False
     )
 
 
-def session_start_message() -> str | None:
-    """Start the background build if needed; return what to tell the user, if anything."""
-    given = os.environ.get(DATA_ENV, "")
-    if not given:
+def ready_message() -> str | None:
+    """Say "memory is ready" at the first SessionStart after a build succeeded, once."""
+    given = os.environ.get(venv.DATA_ENV, "")
+    if not given or os.environ.get(venv.RELAYED_ENV) or not venv.take_ready_news(given):
         return None
-    data_dir = Path(given)
-    if _recently_failed(data_dir):
-        log = data_dir / LOG_NAME
-        return (
-            f"artibot-memory: installing its Python dependencies failed (details in {log}); "
-            "capture continues, and the install is retried at a later session start."
-        )
-    start_build(data_dir)
-    return INSTALLING_MESSAGE
-
-
-def start_build(data_dir: Path) -> bool:
-    """Start the detached builder unless one is running; True when this call started it."""
-    data_dir.mkdir(parents=True, exist_ok=True)
-    if not _take_lock(data_dir / LOCK_NAME):
-        return False
-    try:
-        subprocess.Popen(  # noqa: S603 - our own interpreter and module, no shell
-            [sys.executable, "-c", _BUILDER, str(PLUGIN_ROOT), str(data_dir)],
-            cwd=data_dir,
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-            start_new_session=True,
-        )
-    except OSError:
-        (data_dir / LOCK_NAME).unlink(missing_ok=True)
-        raise
-    return True
-
-
-def _take_lock(lock: Path) -> bool:
-    """Create the lock file exclusively; a lock older than 20 minutes is a dead builder's."""
-    with contextlib.suppress(FileNotFoundError):
-        if _age_seconds(lock) > LOCK_STALE_SECONDS:
-            lock.unlink()
-    try:
-        fd = os.open(lock, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    except FileExistsError:
-        return False
-    os.write(fd, f"{os.getpid()}\n".encode())
-    os.close(fd)
-    return True
-
-
-def _age_seconds(path: Path) -> float:
-    return clock.now().timestamp() - path.stat().st_mtime
-
-
-def _recently_failed(data_dir: Path) -> bool:
-    try:
-        return _age_seconds(data_dir / FAILED_NAME) < RETRY_AFTER_SECONDS
-    except OSError:
-        return False
-
-
-def build(data_dir: Path) -> bool:
-    """Create or update the venv and write the ready marker; log to ``bootstrap.log``."""
-    venv = data_dir / "venv"
-    python = venv_python(data_dir)
-    digest = requirements_digest()
-    with (data_dir / LOG_NAME).open("wb") as log:
-        try:
-            if not _runs(python):
-                _step([sys.executable, "-m", "venv", "--clear", str(venv)], log)
-            pip = [str(python), "-m", "pip", "install", "--disable-pip-version-check"]
-            _step([*pip, "--no-input", "-r", str(REQUIREMENTS)], log)
-        except (OSError, subprocess.SubprocessError) as exc:
-            log.write(f"\nfailed: {exc}\n".encode())
-            (data_dir / FAILED_NAME).write_text(f"{exc}\n", encoding="utf-8")
-            return False
-    (venv / MARKER_NAME).write_text(f"{digest}\n", encoding="ascii")
-    (data_dir / FAILED_NAME).unlink(missing_ok=True)
-    return True
-
-
-def _runs(python: Path) -> bool:
-    try:
-        done = subprocess.run(  # noqa: S603 - our venv's interpreter, fixed argv
-            [str(python), "-c", "pass"], capture_output=True, timeout=30, check=False
-        )
-    except (OSError, subprocess.SubprocessError):
-        return False
-    return done.returncode == 0
-
-
-def _step(command: list[str], log: BinaryIO) -> None:
-    log.write(f"$ {' '.join(command)}\n".encode())
-    log.flush()
-    subprocess.run(  # noqa: S603 - fixed argv, no shell
-        command,
-        stdin=subprocess.DEVNULL,
-        stdout=log,
-        stderr=subprocess.STDOUT,
-        timeout=STEP_TIMEOUT_SECONDS,
-        check=True,
+    return (
+        f"artibot-memory: memory is ready (its Python environment in {venv.venv_dir(given)} "
+        "is built); recall starts with this session."
     )
 
 
-def main(argv: list[str]) -> int:
-    """Entry of the detached builder: ``main([DATA_DIR])`` builds, then frees the lock."""
-    data_dir = Path(argv[0])
+def session_start_output(
+    payload: dict[str, Any], *, captures: bool = True
+) -> dict[str, Any] | None:
+    """SessionStart without the full path: the build's news and the last saved context.
+
+    ``captures`` says whether this interpreter runs the fast path (it journals and reads
+    the start cache); under Python 3.8 it does not.
+    """
+    given = os.environ.get(venv.DATA_ENV, "")
+    if not given:
+        return None
+    message = status_message(given, captures=captures)
+    saved = saved_context(payload) if captures else None
+    output: dict[str, Any] = {}
+    if saved is not None:
+        text, day = saved
+        output["hookSpecificOutput"] = {
+            "hookEventName": "SessionStart",
+            "additionalContext": text,
+        }
+        if message:
+            message += f" This session starts with the memory context saved on {day}."
+    if message:
+        output["systemMessage"] = message
+    return output or None
+
+
+def status_message(data_dir: str, *, captures: bool = True) -> str | None:
+    """Start the background build if one is due; return what to tell the user, if anything."""
+    log = venv.log_path(data_dir)
+    age = venv.build_age(data_dir)
+    if age is not None:
+        return _still_installing(age, log)
+    if venv.recently_failed(data_dir):
+        last = venv.last_log_line(data_dir) or "no log"
+        return (
+            f"artibot-memory: installing its Python dependencies failed ({last}; details in "
+            f"{log}); capture continues. Retry now with `{REBUILD_COMMAND}`, or it is retried "
+            "at a session start an hour after the failure."
+        )
+    base = venv.find_base()
+    if base is None:
+        return _no_python_once(data_dir, captures=captures)
+    if not venv.start_build(data_dir, base):
+        return _still_installing(0.0, log)
+    if sys.version_info >= venv.MIN_PYTHON:
+        return INSTALLING_MESSAGE
+    return (
+        f"{INSTALLING_MESSAGE[:-1]}, with {venv.describe_base(base)} "
+        f"(this python3, {sys.executable}, is {python_version()})."
+    )
+
+
+def _still_installing(age: float, log: str) -> str:
+    minutes = int(age // 60)
+    started = "just now" if minutes < 1 else f"{minutes} min ago"
+    return (
+        f"artibot-memory: still installing its Python dependencies (started {started}; "
+        f"log: {log}); capture continues, and memory recall starts at the first session "
+        "start after it finishes."
+    )
+
+
+def _no_python_once(data_dir: str, *, captures: bool) -> str | None:
+    """Say what to install, once per interpreter; None when this one was told already."""
+    told = f"{sys.executable} {python_version()}\n"
+    notice = os.path.join(data_dir, NOTICE_NAME)
     try:
-        return 0 if build(data_dir) else 1
-    finally:
-        (data_dir / LOCK_NAME).unlink(missing_ok=True)
+        with open(notice, encoding="utf-8") as handle:
+            if handle.read() == told:
+                return None
+    except OSError:
+        pass
+    os.makedirs(data_dir, exist_ok=True)
+    with open(notice, "w", encoding="utf-8") as handle:
+        handle.write(told)
+    until = (
+        "memory is not recalled; tool calls and prompts are still captured, to be stored "
+        "once it runs"
+        if captures
+        else "memory is neither recalled nor captured"
+    )
+    return (
+        f"{venv.no_base_problem()}. Then start a new session (or run `{REBUILD_COMMAND}`); "
+        f"until then {until}."
+    )
 
 
-if __name__ == "__main__":
-    raise SystemExit(main(sys.argv[1:]))
+def saved_context(payload: dict[str, Any]) -> tuple[str, str] | None:
+    """Return the project's last saved SessionStart context and its day, even if stale.
+
+    The start cache (:mod:`artibot_memory.recall.startcache`) is exact only while nothing
+    changed; without the full path nothing can render a fresh one, and the last one beats
+    none. A context holding a memory that has expired since is not shown.
+    """
+    import json  # noqa: PLC0415 - only without the full path
+
+    from artibot_memory.capture import journal  # noqa: PLC0415
+    from artibot_memory.core import clock  # noqa: PLC0415
+    from artibot_memory.core.paths import home_dir  # noqa: PLC0415
+    from artibot_memory.core.project import project_of  # noqa: PLC0415
+    from artibot_memory.recall import startcache  # noqa: PLC0415
+
+    cwd = payload.get("cwd")
+    project = project_of(cwd if isinstance(cwd, str) else None)
+    try:
+        with open(startcache.cache_path(home_dir(create=False), project), "rb") as handle:
+            document = json.loads(handle.read())
+    except (OSError, ValueError):
+        return None
+    if not isinstance(document, dict) or document.get("v") != startcache.CACHE_VERSION:
+        return None
+    text = document.get("text")
+    until = clock.parse_time(document.get("valid_until"))
+    written = clock.parse_time(document.get("written_at"))
+    if document.get("project") != project or not isinstance(text, str) or not text:
+        return None
+    if written is None or (until is not None and until <= clock.now()):
+        return None
+    ids = [str(i) for i in document.get("ids") or []]
+    if ids:
+        journal.append({"event": journal.ACCESS_EVENT, "ids": ids})
+    return text, f"{written:%Y-%m-%d}"
+
+
+def rebuild_from_cli() -> int:
+    """``doctor --rebuild-venv`` where the CLI cannot run: start the build in each data dir."""
+    data_dirs = venv.plugin_data_dirs()
+    if not data_dirs:
+        sys.stderr.write(
+            f"artibot-memory: no plugin data folder (${venv.DATA_ENV} is unset and "
+            "~/.claude/plugins/data holds no artibot-memory folder): Claude Code creates it "
+            "when the plugin is installed\n"
+        )
+        return 1
+    status = 0
+    for data_dir in data_dirs:
+        started, lines = venv.rebuild(data_dir)
+        sys.stdout.write("".join(f"rebuild-venv: {line}\n" for line in lines))
+        status = status if started else 1
+    return status

@@ -10,16 +10,25 @@ stdout, and writes nothing to stderr; its own failures go, redacted, to
   is done first (:func:`artibot_memory.plugin.fast.route`): PostToolUse and
   PostToolUseFailure always, SessionStart from its context cache, prompts that hold
   nothing to save, SessionEnd (journaled, then a detached worker).
-- The rest goes to :func:`artibot_memory.lifecycle.handle`, which needs the
-  runtime dependencies: ``site`` is turned back on first. Without them the hook reruns
-  under the plugin venv when it is ready (:mod:`artibot_memory.plugin.bootstrap`), else it
+- The rest goes to :func:`artibot_memory.lifecycle.handle`, which needs Python 3.10 and
+  the runtime dependencies: ``site`` is turned back on first. Without them the hook reruns
+  under the plugin venv when it is ready (:mod:`artibot_memory.core.venv`), else it
   journals what the event carried (``"deferred": true``) and, on SessionStart, starts
-  the one-time background install.
+  the one-time background install or says why it cannot
+  (:mod:`artibot_memory.plugin.bootstrap`).
+- The first SessionStart after the venv was built says "memory is ready", once.
 
 Any other argv is the command line (:func:`artibot_memory.cli.app.main`), run under the
 plugin venv when this interpreter lacks the dependencies. This is the one entry of the
 product: ``bin/artibot-memory``, the ``artibot-memory`` console script and
 ``python -m artibot_memory`` all start here.
+
+This module, :mod:`~artibot_memory.plugin.bootstrap` and :mod:`artibot_memory.core.venv`
+run under any Python 3.8+, since the hooks run whatever ``python3`` is on PATH (macOS's is
+3.9): no ``X | Y`` at run time, no ``match``, no ``removeprefix``. On an interpreter older
+than 3.10 the full path is never tried; the fast path runs from 3.9 (its journal
+subscripts ``list`` at run time, which 3.8 cannot), and under 3.8 every event goes to the
+plugin venv or, without one, is not captured.
 
 >>> parse_payload(b'not json'), parse_payload(b'{"a": 1}')
 ({}, {'a': 1})
@@ -37,15 +46,23 @@ import sys
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Sequence
-    from pathlib import Path
     from typing import Any, TextIO
 
 MAX_STDIN_BYTES = 1024 * 1024
 MAX_DISCARD_CHUNKS = 4096  # 256 MiB of 64 KiB chunks: drained so the writer never blocks
 # Seconds a relayed hook may take: under Claude Code's timeouts in hooks/hooks.json.
 # SessionEnd never gets here: hookfast journals it and starts a detached worker.
-RELAY_TIMEOUTS = {"SessionStart": 25.0, "UserPromptSubmit": 8.0}
+RELAY_TIMEOUTS = {
+    "SessionStart": 25.0,
+    "UserPromptSubmit": 8.0,
+    # Relayed only under Python 3.8 (no fast path there), within their 5 s and 2 s.
+    "PostToolUse": 4.0,
+    "PostToolUseFailure": 4.0,
+    "SessionEnd": 1.2,
+}
 DEFAULT_RELAY_TIMEOUT = 8.0
+FULL_PATH_PYTHON = (3, 10)  # lifecycle, cli and below: pydantic models, `X | Y` at run time
+FAST_PATH_PYTHON = (3, 9)  # plugin.fast and what it imports (capture.journal: list[...])
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -113,12 +130,32 @@ def _write_log(message: str) -> None:
 
 
 def _dispatch(event: str, payload: dict[str, Any], raw: bytes) -> dict[str, Any] | None:
-    # Imported here, inside run_hook's safety net: even a broken module exits 0, silently.
-    from artibot_memory.plugin import fast  # noqa: PLC0415
+    output = _answer(event, payload, raw)
+    if event == "SessionStart" and _ready_news_waiting():
+        from artibot_memory.plugin import bootstrap  # noqa: PLC0415 - once, after a build
 
-    done, output = fast.route(event, payload)
-    if done:
-        return output
+        output = _with_message(output, bootstrap.ready_message())
+    return output
+
+
+def _ready_news_waiting() -> bool:
+    """Tell, with one stat, whether a venv build left news for this SessionStart."""
+    from artibot_memory.core.paths import PLUGIN_DATA_ENV, READY_NEWS_NAME  # noqa: PLC0415
+
+    data = os.environ.get(PLUGIN_DATA_ENV, "")
+    return bool(data) and os.path.exists(os.path.join(data, READY_NEWS_NAME))
+
+
+def _answer(event: str, payload: dict[str, Any], raw: bytes) -> dict[str, Any] | None:
+    # Imported here, inside run_hook's safety net: even a broken module exits 0, silently.
+    if sys.version_info >= FAST_PATH_PYTHON:
+        from artibot_memory.plugin import fast  # noqa: PLC0415
+
+        done, output = fast.route(event, payload)
+        if done:
+            return output
+    if sys.version_info < FULL_PATH_PYTHON:
+        return _without_full_path(event, payload, raw, None)
     _enable_site()
     try:
         from artibot_memory.lifecycle import handle  # noqa: PLC0415
@@ -126,6 +163,16 @@ def _dispatch(event: str, payload: dict[str, Any], raw: bytes) -> dict[str, Any]
         return _without_full_path(event, payload, raw, exc)
     result: dict[str, Any] | None = handle(event, payload)
     return result
+
+
+def _with_message(output: dict[str, Any] | None, message: str | None) -> dict[str, Any] | None:
+    """Add ``message`` to the output's ``systemMessage`` (after any it has)."""
+    if not message:
+        return output
+    combined = dict(output or {})
+    previous = combined.get("systemMessage")
+    combined["systemMessage"] = f"{previous}\n{message}" if previous else message
+    return combined
 
 
 def _enable_site() -> None:
@@ -137,27 +184,37 @@ def _enable_site() -> None:
 
 
 def _without_full_path(
-    event: str, payload: dict[str, Any], raw: bytes, exc: ImportError
+    event: str, payload: dict[str, Any], raw: bytes, exc: ImportError | None
 ) -> dict[str, Any] | None:
-    """Rerun under the plugin venv, or keep the event in the journal for later."""
-    from artibot_memory.plugin import (  # noqa: PLC0415 - only when the full path is missing
-        bootstrap,
-        fast,
-    )
+    """Rerun under the plugin venv, or keep the event in the journal for later.
 
-    if not bootstrap.is_dependency_failure(exc):
+    ``exc`` is why the full path failed to import; None when this Python is too old for it.
+    """
+    from artibot_memory.core import venv  # noqa: PLC0415 - only when the full path is missing
+    from artibot_memory.plugin import bootstrap  # noqa: PLC0415
+
+    captures = sys.version_info >= FAST_PATH_PYTHON
+    if exc is not None and not bootstrap.is_dependency_failure(exc):
         _log_failure(event, exc)
-        fast.defer(event, payload)
+        _defer(event, payload)
         return None
-    python = bootstrap.ready_python()
+    python = venv.ready_python()
     if python is not None:
         return _relay(python, event, raw)
+    if captures:
+        _defer(event, payload)
+    if event != "SessionStart":
+        return None
+    return bootstrap.session_start_output(payload, captures=captures)
+
+
+def _defer(event: str, payload: dict[str, Any]) -> None:
+    from artibot_memory.plugin import fast  # noqa: PLC0415
+
     fast.defer(event, payload)
-    message = bootstrap.session_start_message() if event == "SessionStart" else None
-    return {"systemMessage": message} if message else None
 
 
-def _relay(python: Path, event: str, raw: bytes) -> dict[str, Any] | None:
+def _relay(python: str, event: str, raw: bytes) -> dict[str, Any] | None:
     from artibot_memory.plugin import bootstrap  # noqa: PLC0415
 
     timeout = RELAY_TIMEOUTS.get(event, DEFAULT_RELAY_TIMEOUT)
@@ -186,6 +243,8 @@ def _emit(output: object) -> None:
 
 def run_cli(argv: list[str]) -> int:
     """Run the command line, under the plugin venv when the dependencies are missing here."""
+    if sys.version_info < FULL_PATH_PYTHON:
+        return _cli_without_dependencies(argv, None)
     try:
         from artibot_memory.cli.app import main as cli_main  # noqa: PLC0415
     except ImportError as exc:
@@ -193,17 +252,20 @@ def run_cli(argv: list[str]) -> int:
     return cli_main(argv)
 
 
-def _cli_without_dependencies(argv: list[str], exc: ImportError) -> int:
+def _cli_without_dependencies(argv: list[str], exc: ImportError | None) -> int:
+    """Rerun under the plugin venv; else say what works (``exc`` None: Python too old)."""
+    from artibot_memory.core import venv  # noqa: PLC0415
     from artibot_memory.plugin import bootstrap  # noqa: PLC0415
 
-    if not bootstrap.is_dependency_failure(exc):
+    if exc is not None and not bootstrap.is_dependency_failure(exc):
         sys.stderr.write(f"artibot-memory: cannot load the command line: {exc}\n")
         return 1
-    python = bootstrap.ready_python()
-    if python is None:
-        sys.stderr.write(bootstrap.missing_message(exc) + "\n")
-        return 1
-    os.environ[bootstrap.RELAYED_ENV] = "1"
-    script = str(bootstrap.ENTRY_SCRIPT)
-    os.execv(python, [str(python), script, *argv])  # noqa: S606 - our venv, our script
-    return 1  # pragma: no cover - execv does not return
+    python = venv.ready_python()
+    if python is not None:
+        os.environ[venv.RELAYED_ENV] = "1"
+        os.execv(python, [python, venv.ENTRY_SCRIPT, *argv])  # noqa: S606 - our venv, our script
+        return 1  # pragma: no cover - execv does not return
+    if argv[:1] == ["doctor"] and "--rebuild-venv" in argv:
+        return bootstrap.rebuild_from_cli()
+    sys.stderr.write(bootstrap.missing_message(exc) + "\n")
+    return 1

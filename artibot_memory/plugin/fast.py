@@ -92,8 +92,7 @@ def _on_prompt(payload: dict[str, Any]) -> tuple[bool, dict[str, Any] | None]:
 def entry_script() -> str:
     """Return ``bin/artibot-memory`` of the plugin this package belongs to.
 
-    Found with os.path: importing bootstrap (pathlib, hashlib) for its ENTRY_SCRIPT would
-    cost the SessionEnd hook 14 ms.
+    Found with os.path from this file: SessionEnd imports nothing else to find it.
     """
     package = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     return os.path.join(os.path.dirname(package), "bin", "artibot-memory")
