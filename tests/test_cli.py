@@ -1,6 +1,9 @@
 from __future__ import annotations
 
+import argparse
+import io
 import json
+import re
 import subprocess
 import sys
 from datetime import timedelta
@@ -9,8 +12,11 @@ from pathlib import Path
 import pytest
 from freezegun import freeze_time
 
+from artibot_memory.api import memories
 from artibot_memory.cli import app
 from artibot_memory.cli.app import main
+from artibot_memory.cli.render import cells
+from artibot_memory.core.project import git_root
 from artibot_memory.recall.known_errors import find_fix
 from artibot_memory.text.signature import error_signature
 
@@ -19,6 +25,21 @@ def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
     code = main(list(argv))
     out, err = capsys.readouterr()
     return code, out, err
+
+
+@pytest.fixture(autouse=True)
+def nowhere(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Run every test from a folder in no project, as a person at a terminal.
+
+    ``search`` and ``list`` look at the working directory's project by default, so a test
+    must not depend on where pytest was started; nor on whether it runs inside Claude Code.
+    """
+    folder = tmp_path / "nowhere"
+    folder.mkdir()
+    assert git_root(folder) is None, "the temporary folder must be in no git repository"
+    monkeypatch.chdir(folder)
+    monkeypatch.delenv("CLAUDECODE", raising=False)
+    return folder
 
 
 def test_search_for_something_never_stored_prints_nothing(
@@ -214,3 +235,264 @@ def test_python_dash_m_runs_hooks_and_verbs_through_the_one_entry(memory_home: P
         [sys.executable, "-m", "artibot_memory", "home"], capture_output=True, check=True
     )
     assert home.stdout.decode().strip() == str(memory_home)
+
+
+# --- issue 11, item 6: the CLI a person reads ---------------------------------------------
+
+SUMMARY = (
+    "Session {sid} 2026-03-0{day} 10:00–11:00 UTC (1h00m, 50m active), branch main, in {cwd}\n"
+    "Asked: {asked}\nEdited: app/{file}.py"
+)
+
+
+def project(tmp_path: Path, name: str) -> Path:
+    """A folder that is a git top-level (a ``.git`` inside is what makes one)."""
+    folder = tmp_path / name
+    (folder / ".git").mkdir(parents=True)
+    return folder
+
+
+def two_projects(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> tuple[Path, Path]:
+    shop, blog = project(tmp_path, "shop"), project(tmp_path, "blog")
+    monkeypatch.chdir(shop)
+    run(capsys, "save", "context", "The shop deploys with the blue pipeline")
+    monkeypatch.chdir(blog)
+    run(capsys, "save", "context", "The blog deploys to Netlify on every push")
+    run(capsys, "save", "preference", "Always deploy on a weekday")  # global: seen everywhere
+    monkeypatch.chdir(shop)
+    return shop, blog
+
+
+def texts_of(out: str) -> list[str]:
+    return [row["text"] for row in json.loads(out)]
+
+
+def test_search_from_a_project_shows_its_memories_and_the_global_ones_only(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    two_projects(capsys, tmp_path, monkeypatch)
+    _, out, _ = run(capsys, "search", "deploy", "--json")
+    assert sorted(texts_of(out)) == [
+        "Always deploy on a weekday",
+        "The shop deploys with the blue pipeline",
+    ]
+    _, out, _ = run(capsys, "search", "deploy")
+    assert "Netlify" not in out
+    assert "--all-projects" in out  # says how to widen
+    _, out, _ = run(capsys, "search", "deploy", "--all-projects", "--json")
+    assert len(texts_of(out)) == 3
+    _, out, _ = run(capsys, "search", "deploy", "--project", "blog", "--json")
+    assert "The shop deploys with the blue pipeline" not in texts_of(out)
+    assert "The blog deploys to Netlify on every push" in texts_of(out)
+
+
+def test_list_from_a_project_shows_its_memories_and_the_global_ones_only(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _, blog = two_projects(capsys, tmp_path, monkeypatch)
+    (blog / "src").mkdir()
+    monkeypatch.chdir(blog / "src")  # below the top-level: the same project
+    assert "The shop deploys" not in "".join(texts_of(run(capsys, "list", "--json")[1]))
+    assert len(texts_of(run(capsys, "list", "--json")[1])) == 2
+    assert len(texts_of(run(capsys, "list", "--all-projects", "--json")[1])) == 3
+
+
+def test_outside_any_project_search_and_list_cover_every_project(
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    nowhere: Path,
+) -> None:
+    two_projects(capsys, tmp_path, monkeypatch)
+    monkeypatch.chdir(nowhere)
+    assert len(texts_of(run(capsys, "search", "deploy", "--json")[1])) == 3
+    assert len(texts_of(run(capsys, "list", "--json")[1])) == 3
+    assert "every project" in run(capsys, "list")[1]
+
+
+def test_two_session_summaries_show_what_differs_with_project_and_date(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    records = [
+        {"type": "context", "project": "/src/shop", "tags": ["session-summary"],
+         "created_at": f"2026-03-0{day}T11:00:00Z",
+         "text": SUMMARY.format(sid=sid, day=day, cwd="/src/shop", asked=asked, file=file)}
+        for sid, day, asked, file in [
+            ("1a2b3c4d", 1, "fix the login redirect loop", "login"),
+            ("5e6f7a8b", 2, "add a CSV export to the orders page", "export"),
+        ]
+    ]  # fmt: skip
+    path = tmp_path / "sessions.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in records))
+    with freeze_time("2026-03-20"):
+        assert run(capsys, "import", str(path))[0] == 0
+        _, out, _ = run(capsys, "list")
+        _, found, _ = run(capsys, "search", "login")
+    assert "Session 1a2b3c4d" not in out
+    assert "Asked: fix the login redirect loop · Edited: app/login.py" in out
+    assert "Asked: add a CSV export to the orders page · Edited: app/export.py" in out
+    [login] = [line for line in out.splitlines() if "login" in line]
+    assert "shop" in login.split()
+    assert "2026-03-01" in login.split()
+    assert "Asked: fix the login redirect loop" in found
+
+
+def cell_starts(line: str) -> list[int]:
+    """Where each cell of a table line starts, in terminal cells (cells part at 2+ spaces)."""
+    return [cells(line[: found.start()]) for found in re.finditer(r"\S+(?: \S+)*", line)]
+
+
+def test_list_and_search_columns_are_aligned(capsys: pytest.CaptureFixture[str]) -> None:
+    run(capsys, "save", "preference", "Use pnpm, not npm", "--key", "pm")
+    run(capsys, "save", "context", "pnpm workspaces hold the 배포 scripts", "--project", "shop")
+    run(capsys, "save", "context", "배포는 pnpm으로", "--project", "한국어-프로젝트")
+    for argv in (["list"], ["search", "pnpm"]):
+        lines = run(capsys, *argv)[1].splitlines()
+        header, rows = lines[0], lines[1:-1]
+        assert len(rows) == 3
+        left = [
+            start
+            for name, start in zip(header.split(), cell_starts(header), strict=True)
+            if name != "score"
+        ]
+        for row in rows:
+            assert set(left) <= set(cell_starts(row)), (argv, lines)
+
+
+def test_show_is_readable_fields_with_no_python_reprs(capsys: pytest.CaptureFixture[str]) -> None:
+    with freeze_time("2026-03-01 10:00"):
+        run(
+            capsys, "save", "context", "line one\nline two", "--project", "/src/shop", "--tag", "db"
+        )
+        [entry] = json.loads(run(capsys, "list", "--json")[1])
+        code, out, _ = run(capsys, "show", entry["id"])
+    assert code == 0
+    for repr_mark in ("datetime.datetime(", "Memory(", "Source(", "Evidence(", "{'", "[]", "None"):
+        assert repr_mark not in out
+    lines = out.splitlines()
+    fields = dict(line.split(":", 1) for line in lines if not line.startswith(" "))
+    assert {
+        "id",
+        "type",
+        "project",
+        "text",
+        "tags",
+        "created",
+        "expires",
+        "source",
+    } <= fields.keys()
+    column = {len(line) - len(line.split(":", 1)[1].lstrip()) for line in lines if ":" in line[:14]}
+    assert len(column) == 1  # every value starts in the same column
+    assert fields["created"].strip() == "2026-03-01 10:00 UTC (just now)"
+    assert fields["project"].strip() == "shop (/src/shop)"
+    assert fields["tags"].strip() == "db"
+    assert "line two" in lines[lines.index(next(x for x in lines if "line one" in x)) + 1]
+
+
+def test_every_verb_has_a_description_an_example_and_help_for_every_option() -> None:
+    parser = app.build_parser()
+    assert parser.description
+    assert "artibot-memory" not in (parser.description or "").split("\n")[0]
+    assert "examples:" in (parser.epilog or "")
+    verbs = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))  # noqa: SLF001 - argparse's tree
+    assert {"search", "list", "show", "doctor", "context"} <= verbs.choices.keys()
+    for name, verb in verbs.choices.items():
+        assert verb.description, name
+        assert f"artibot-memory {name}" in (verb.epilog or ""), f"{name} has no example"
+        for action in verb._actions:  # noqa: SLF001 - every option argparse knows
+            assert action.help, (name, action.dest)
+            assert action.help != argparse.SUPPRESS, (name, action.dest)
+        help_text = verb.format_help()
+        assert "examples:" in help_text, name
+
+
+def test_top_level_help_is_written_for_people(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["--help"])
+    out = capsys.readouterr().out
+    assert "one error boundary" not in out  # no longer the module's docstring
+    assert "--all-projects" in out
+    assert "NO_COLOR" in out
+
+
+class Terminal(io.StringIO):
+    """What stdout is on a terminal, as far as the CLI can tell."""
+
+    def isatty(self) -> bool:
+        return True
+
+
+def test_colour_only_on_a_terminal_without_no_color(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    run(capsys, "save", "preference", "Use pnpm, not npm \x1b[31mred\x1b[0m")
+    for argv in (["list"], ["search", "pnpm"], ["stats"]):
+        assert "\x1b" not in run(capsys, *argv)[1]  # a pipe (capsys) never gets colour
+    show_id = json.loads(run(capsys, "list", "--json")[1])[0]["id"]
+    assert "\x1b" not in run(capsys, "show", show_id)[1]  # nor a stored escape code
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    monkeypatch.setattr(sys, "stdout", terminal := Terminal())
+    main(["list"])
+    assert "\x1b[" in terminal.getvalue()  # a terminal does: the test can tell
+    monkeypatch.setenv("NO_COLOR", "1")
+    monkeypatch.setattr(sys, "stdout", terminal := Terminal())
+    main(["list"])
+    assert "\x1b" not in terminal.getvalue()
+    assert "Use pnpm" in terminal.getvalue()
+
+
+def access_count(memory_id: str) -> int:
+    return memories.get(memory_id).access_count
+
+
+def test_only_the_agents_searches_count_as_accesses(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    run(capsys, "save", "preference", "Use pnpm, not npm")
+    [entry] = json.loads(run(capsys, "list", "--json")[1])
+    run(capsys, "search", "pnpm")
+    run(capsys, "search", "pnpm", "--json")
+    run(capsys, "list")
+    run(capsys, "show", entry["id"])
+    assert access_count(entry["id"]) == 0  # a person at a terminal
+    monkeypatch.setenv("CLAUDECODE", "1")  # what Claude Code's Bash tool has
+    run(capsys, "search", "pnpm", "--json")
+    assert access_count(entry["id"]) == 1
+    run(capsys, "list")
+    run(capsys, "show", entry["id"])
+    run(capsys, "search", "pnpm", "--no-record")
+    assert access_count(entry["id"]) == 1
+    monkeypatch.delenv("CLAUDECODE")
+    run(capsys, "search", "pnpm", "--record")
+    assert access_count(entry["id"]) == 2
+
+
+def test_json_keeps_its_shape_and_gains_a_version(capsys: pytest.CaptureFixture[str]) -> None:
+    assert json.loads(run(capsys, "list", "--json")[1]) == []
+    saved = json.loads(run(capsys, "save", "preference", "Use pnpm", "--json")[1])
+    assert saved["schema"] == "artibot-memory/1"
+    assert {"id", "type", "state", "text", "key", "project", "count", "last_seen"} <= saved.keys()
+    [hit] = json.loads(run(capsys, "search", "pnpm", "--json")[1])
+    assert hit["schema"] == "artibot-memory/1"
+    assert {"id", "type", "text", "score", "parts", "last_seen", "expires_at"} <= hit.keys()
+    [row] = json.loads(run(capsys, "list", "--json")[1])
+    assert row == {**{k: hit[k] for k in row if k not in ("score", "parts")}}
+    shown = json.loads(run(capsys, "show", hit["id"], "--json")[1])
+    assert shown["schema"] == "artibot-memory/1"
+    assert shown["created_at"].startswith("20")
+    assert set(shown) - {"schema"} == set(memories.get(hit["id"]).model_dump())
+    stats = json.loads(run(capsys, "stats", "--json")[1])
+    assert isinstance(stats, list)
+    assert all(r["schema"] == "artibot-memory/1" for r in stats)
+    context = json.loads(run(capsys, "context", "--json")[1])
+    assert {"schema", "project", "context", "chars"} == context.keys()
+
+
+def test_doctor_calls_a_home_with_no_journal_yet_ok(capsys: pytest.CaptureFixture[str]) -> None:
+    run(capsys, "save", "preference", "tabs")
+    _, out, _ = run(capsys, "doctor")
+    [line] = [line for line in out.splitlines() if "journal.jsonl" in line]
+    assert line.split()[0] == "ok"
+    assert line.endswith("journal.jsonl: empty (nothing waiting to be stored)")

@@ -1,7 +1,24 @@
-"""The ``artibot-memory`` command line: one parser, one error boundary, one renderer.
+"""The ``artibot-memory`` command line: one parser, one error boundary, one way out.
 
 Exit status: 0 done, 1 an error with one clear line on stderr (no traceback), 2 a usage
-error from the parser. Every read verb takes ``--json``.
+error from the parser. Text for people is drawn by :mod:`artibot_memory.cli.render`
+(aligned columns; colour only on a terminal without ``NO_COLOR``). Every read verb takes
+``--json``.
+
+The ``--json`` documents are versioned without changing a shape readers already parse:
+
+- a document that is an object (``show``, ``save``, ``context``, ``prune``, ``import``,
+  ``ingest``, ``doctor``) gains ``"schema": "artibot-memory/1"`` as its first key;
+- a document that is a list (``search``, ``list``, ``forget``, ``stats``) stays a bare
+  list: wrapping it in an object would break every ``json.loads(out)[0]`` and ``jq '.[]'``
+  written against it. Each object in the list gains the same ``"schema"`` key instead (an
+  empty list has nothing to mark, and nothing to misread either).
+
+Version 1 is what these documents were before the marker. Fields may be added within it
+(readers ignore what they do not know); removing, renaming or retyping a field, or
+wrapping a list, makes ``artibot-memory/2``, and a reader refuses a version it does not
+know. ``export`` writes records, not a ``--json`` document, and is not marked: its lines are
+what ``import`` reads.
 """
 
 from __future__ import annotations
@@ -10,22 +27,139 @@ import argparse
 import sys
 from collections.abc import Callable, Sequence
 
-import orjson
-
 from artibot_memory import __version__
-from artibot_memory.cli import verbs
+from artibot_memory.cli import render, verbs
 from artibot_memory.core.errors import ArtibotMemoryError, UsageError
 from artibot_memory.core.paths import memory_home
 from artibot_memory.store.model import MemoryType
 
 TYPES = [t.value for t in MemoryType]
-EPILOG = "Memories live in the memory home ($ARTIBOT_MEMORY_HOME, or your user data folder)."
+DESCRIPTION = """\
+Long-term memory for Claude Code, kept in local JSON files: your preferences, each
+project's facts and session summaries, the commands you run and how errors were fixed.
+Claude Code's hooks fill it and hand it back; these verbs let you look at it, search it,
+add to it and forget it."""
+EPILOG = """\
+examples:
+  artibot-memory list                      this project's memories and the global ones
+  artibot-memory search "deploy"           the relevant ones, best first
+  artibot-memory show ctx-1a2b3c4d5e       one memory, every field
+  artibot-memory save preference "Use pnpm, not npm" --key package-manager
+  artibot-memory forget pref-3f9a2c1b0d
+  artibot-memory VERB --help               what one verb does, its options, examples
+
+projects:
+  search and list look at the project of the working directory (its git top-level) and
+  at global memories (those of no project). --project NAME picks another project,
+  --all-projects looks at every one; outside any git repository they look at everything.
+
+environment:
+  ARTIBOT_MEMORY_HOME  where the memories live (default: your user data folder; see `home`)
+  NO_COLOR             no colour, even on a terminal (a pipe or a file never gets colour)
+  CLAUDECODE=1         set by Claude Code: a search run there counts its hits as accessed,
+                       which ranks them higher later; a search at your terminal does not
+
+exit status: 0 done, 1 an error (one line on stderr), 2 a usage error.
+--json output carries "schema": "artibot-memory/1" (on each row of a list)."""
+
+_PROJECT_HELP = (
+    "a project's memories and the global ones: its folder name or a path"
+    " (default: the git top-level of the working directory)"
+)
+_TYPE_HELP = "only this kind of memory: preference, context, command or error"
+EXAMPLE_COLUMN = 46  # where the comments of the examples start
+
+# Every verb's examples: its --help epilog. Kept apart from the parsers so that a verb
+# added elsewhere (doctor) gets its examples here too, and a test can check each has some.
+EXAMPLES: dict[str, list[tuple[str, str]]] = {
+    "save": [
+        ('save preference "Use pnpm, not npm" --key package-manager', "global, replaceable"),
+        ('save context "Chose SQLite: single-user desktop app" --tag decision', "this project"),
+        (
+            "save error \"ModuleNotFoundError: No module named 'yaml'\" --fix 'pip install pyyaml'",
+            "",
+        ),
+        ('save command "make release" --project shop', ""),
+    ],
+    "search": [
+        ('search "deploy"', "this project and global memories"),
+        ('search "package manager" --type preference', ""),
+        ('search "migration" --all-projects --limit 20', "every project"),
+        ('search "login bug" --project shop --json', "another project, as JSON"),
+    ],
+    "list": [
+        ("list", "this project and global memories, newest first"),
+        ("list --type preference", ""),
+        ("list --all-projects", "every project"),
+        ("list --project shop --json", ""),
+    ],
+    "show": [
+        ("show pref-3f9a2c1b0d", "every field, for people"),
+        ("show ctx-1a2b3c4d5e --json", "the full record"),
+    ],
+    "forget": [
+        ("forget pref-3f9a2c1b0d", "one memory, by id"),
+        ("forget --key package-manager", "every memory with that key (its history too)"),
+    ],
+    "stats": [("stats", ""), ("stats --json", "")],
+    "context": [
+        ("context", "what a new session of this project receives"),
+        ('context --project shop --query "deploy" --budget 2000', ""),
+    ],
+    "prune": [
+        ("prune --dry-run", "what would go, deleting nothing"),
+        ("prune", "lists, then asks"),
+        ("prune --yes", "without asking"),
+        ("prune --extend-ttl ctx-1a2b3c4d5e 30", "keep one 30 days more, then prune"),
+    ],
+    "export": [
+        ("export > memories.jsonl", "every record, expired ones included"),
+        ("export --type preference", ""),
+    ],
+    "import": [
+        ("import memories.jsonl", "all or nothing"),
+        ("import --skip-invalid old.jsonl", ""),
+        ("""echo '{"type": "preference", "text": "Use tabs"}' | artibot-memory import -""", ""),
+    ],
+    "doctor": [
+        ("doctor", "checks every file; exit 1 when one needs mending"),
+        ("doctor --repair", "mends it, keeping the originals aside"),
+    ],
+    "hook": [
+        ('echo \'{"cwd": "."}\' | artibot-memory hook SessionStart', "what Claude Code runs"),
+    ],
+    "home": [("home", ""), ('ls -l "$(artibot-memory home)"', "")],
+    "ingest": [("ingest", "what the SessionEnd worker does")],
+}
+
+
+def examples(verb: str) -> str:
+    """Return the ``--help`` epilog of ``verb``: its examples, comments aligned like a shell's.
+
+    >>> examples("stats").splitlines()[1:]
+    ['  artibot-memory stats', '  artibot-memory stats --json']
+    """
+    commands = [
+        (command if command.startswith(("echo ", "ls ")) else f"artibot-memory {command}", comment)
+        for command, comment in EXAMPLES[verb]
+    ]
+    column = min(max(len(command) for command, _ in commands), EXAMPLE_COLUMN)
+    lines = []
+    for command, comment in commands:
+        if comment and len(command) > column:  # too long to share its line: the comment above
+            lines += [f"  # {comment}", f"  {command}"]
+        else:
+            lines.append(f"  {command.ljust(column)}  # {comment}" if comment else f"  {command}")
+    return "examples:\n" + "\n".join(lines)
 
 
 def build_parser() -> argparse.ArgumentParser:
     """Return the parser of every verb."""
     parser = argparse.ArgumentParser(
-        prog="artibot-memory", description=__doc__.splitlines()[0], epilog=EPILOG
+        prog="artibot-memory",
+        description=DESCRIPTION,
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--version", action="version", version=f"artibot-memory {__version__}")
     subparsers = parser.add_subparsers(dest="verb", required=True, metavar="VERB")
@@ -38,62 +172,126 @@ def build_parser() -> argparse.ArgumentParser:
     hook = subparsers.add_parser(
         "hook", help="run a Claude Code hook (payload on stdin; always exits 0)"
     )
-    hook.add_argument("event")
-    subparsers.add_parser("home", help="print the memory home")
+    hook.add_argument(
+        "event",
+        help="the hook event: SessionStart, UserPromptSubmit, PostToolUse, "
+        "PostToolUseFailure or SessionEnd",
+    )
+    subparsers.add_parser("home", help="print the memory home (the folder of every file)")
     subparsers.add_parser("ingest", help="store what the hooks captured in the journal now")
+    _describe_verbs(subparsers)
     return parser
 
 
-def _json_flag(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--json", action="store_true", help="print JSON")
+def _describe_verbs(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Give every verb's --help a description (its one-line help) and its examples."""
+    # argparse keeps a verb's one-line help only there; it has no public accessor.
+    helps = {action.dest: action.help for action in subparsers._choices_actions}  # noqa: SLF001
+    for name, verb in subparsers.choices.items():
+        verb.formatter_class = argparse.RawDescriptionHelpFormatter
+        summary = helps.get(name)
+        if verb.description is None and summary:
+            verb.description = f"{summary[0].upper()}{summary[1:]}."
+        verb.epilog = examples(name) if name in EXAMPLES else verb.epilog
+
+
+def _json_flag(parser: argparse.ArgumentParser, what: str = "the result") -> None:
+    parser.add_argument("--json", action="store_true", help=f"print {what} as JSON")
+
+
+def _where_flags(parser: argparse.ArgumentParser) -> None:
+    where = parser.add_mutually_exclusive_group()
+    where.add_argument("--project", metavar="NAME|PATH", help=_PROJECT_HELP)
+    where.add_argument(
+        "--all-projects", action="store_true", help="look at every project's memories"
+    )
 
 
 def _add_save(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     save = subparsers.add_parser("save", help="remember one thing")
-    save.add_argument("type", choices=TYPES)
-    save.add_argument("text")
+    save.add_argument(
+        "type",
+        choices=TYPES,
+        help="preference (how you like things done), context (a fact or decision of a "
+        "project), command, or error",
+    )
+    save.add_argument("text", help="what to remember (secrets are redacted before it is written)")
     save.add_argument("--key", help="a stable name; saving the same key again replaces the value")
     save.add_argument("--tag", action="append", help="a tag (repeatable)")
     save.add_argument(
-        "--project", help="project name or path (context/command/error: default this one)"
+        "--project",
+        metavar="NAME|PATH",
+        help="the project it belongs to (context, command, error: default this one; "
+        "preference: none, so it applies everywhere)",
     )
-    save.add_argument("--scope", choices=["global", "project", "person", "temporary"])
+    save.add_argument(
+        "--scope",
+        choices=["global", "project", "person", "temporary"],
+        help="how far it applies (default: project when it has one, else global)",
+    )
     save.add_argument("--fix", help="with an error: what resolved it (offered when it recurs)")
-    _json_flag(save)
+    _json_flag(save, "the stored record")
 
 
 def _add_search(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     search = subparsers.add_parser(
-        "search", help="find relevant memories; prints nothing when none is"
+        "search", help="find relevant memories, best first; prints nothing when none is"
     )
-    search.add_argument("query")
-    search.add_argument("--type", choices=TYPES)
-    search.add_argument("--limit", type=int, default=10)
-    search.add_argument("--project", help="only global memories and this project's")
-    _json_flag(search)
+    search.description = (
+        "Find the memories relevant to QUERY, best first (keyword match, then recency and use);"
+        "\nprints nothing when none is. A search inside Claude Code (CLAUDECODE=1) counts its"
+        "\nhits as accessed, which ranks them higher later; one at your terminal does not."
+    )
+    search.add_argument(
+        "query", help="the words to look for (any form: 'deploying' finds 'deploy'; Korean too)"
+    )
+    search.add_argument("--type", choices=TYPES, metavar="TYPE", help=_TYPE_HELP)
+    search.add_argument(
+        "--limit", type=int, default=10, metavar="N", help="at most N results (default 10)"
+    )
+    _where_flags(search)
+    search.add_argument(
+        "--record",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="count the hits as accessed, or not (default: only inside Claude Code)",
+    )
+    _json_flag(search, "the hits, with their scores,")
 
 
 def _add_read_verbs(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     listing = subparsers.add_parser("list", help="list stored memories, newest first")
-    listing.add_argument("--type", choices=TYPES)
-    listing.add_argument("--project")
-    _json_flag(listing)
+    listing.add_argument("--type", choices=TYPES, metavar="TYPE", help=_TYPE_HELP)
+    _where_flags(listing)
+    _json_flag(listing, "the memories")
     show = subparsers.add_parser("show", help="show one memory in full")
-    show.add_argument("id")
-    _json_flag(show)
+    show.add_argument(
+        "id", help="its id, as list and search print it (pref-…, ctx-…, cmd-…, err-…)"
+    )
+    _json_flag(show, "the full record")
     forget = subparsers.add_parser("forget", help="delete a memory by id, or all with a key")
-    forget.add_argument("id", nargs="?")
-    forget.add_argument("--key")
-    _json_flag(forget)
+    forget.add_argument("id", nargs="?", help="the id of the memory to delete")
+    forget.add_argument("--key", help="delete every memory saved with this key (its history too)")
+    _json_flag(forget, "what was deleted")
     stats = subparsers.add_parser("stats", help="entries, size and expiry per store")
-    _json_flag(stats)
+    _json_flag(stats, "the figures")
     context = subparsers.add_parser(
         "context", help="the text a new session of this project receives"
     )
-    context.add_argument("--project")
-    context.add_argument("--query")
-    context.add_argument("--budget", type=int, default=8_000)
-    _json_flag(context)
+    context.add_argument(
+        "--project",
+        metavar="NAME|PATH",
+        help="the project whose session start to show (default: the working directory's)",
+    )
+    context.add_argument("--query", help="put what is relevant to this text first in each section")
+    context.add_argument(
+        "--budget",
+        type=int,
+        default=8_000,
+        metavar="CHARS",
+        help="at most this many characters (default 8000, what a session start gets)",
+    )
+    _json_flag(context, "the project, the text and its length")
 
 
 def _add_prune(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -102,22 +300,37 @@ def _add_prune(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     )
     prune.add_argument("--dry-run", action="store_true", help="only list what would go")
     prune.add_argument("--yes", action="store_true", help="delete without asking")
-    prune.add_argument("--extend-ttl", nargs=2, action="append", metavar=("ID", "DAYS"))
-    _json_flag(prune)
+    prune.add_argument(
+        "--extend-ttl",
+        nargs=2,
+        action="append",
+        metavar=("ID", "DAYS"),
+        help="keep memory ID for DAYS more days, before pruning (repeatable)",
+    )
+    _json_flag(prune, "what expired and what was deleted")
 
 
 def _add_transfer(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     export = subparsers.add_parser("export", help="every record as JSON Lines")
-    export.add_argument("--type", choices=TYPES)
+    export.add_argument("--type", choices=TYPES, metavar="TYPE", help=_TYPE_HELP)
     imp = subparsers.add_parser("import", help="add memories from a JSON Lines file (- for stdin)")
-    imp.add_argument("file")
+    imp.add_argument(
+        "file",
+        help="JSON Lines: records as export writes them, or short ones with type and text; "
+        "- reads stdin",
+    )
     imp.add_argument("--skip-invalid", action="store_true", help="import the valid lines anyway")
-    _json_flag(imp)
+    _json_flag(imp, "how many were imported and skipped")
 
 
 def _add_doctor(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     doctor = subparsers.add_parser("doctor", help="check every file of the memory home")
     doctor.add_argument("--repair", action="store_true", help="mend it (originals kept aside)")
+    doctor.add_argument(
+        "--rebuild-venv",
+        action="store_true",
+        help="build the plugin's Python environment again now (after a failed install)",
+    )
     _json_flag(doctor)
 
 
@@ -159,11 +372,13 @@ def _hook_elsewhere(args: argparse.Namespace) -> verbs.Output:
 
 
 def emit(output: verbs.Output, *, as_json: bool) -> None:
-    """Print a command's output as JSON or as lines of text."""
+    """Print a command's output as versioned JSON or as text for people."""
     if as_json:
-        sys.stdout.write(orjson.dumps(output.data, option=orjson.OPT_INDENT_2).decode() + "\n")
-    elif output.lines:
-        sys.stdout.write("\n".join(output.lines) + "\n")
+        sys.stdout.write(render.json_document(output.data))
+        return
+    lines = output.text(render.Style.for_stream(sys.stdout))
+    if lines:
+        sys.stdout.write("\n".join(lines) + "\n")
 
 
 def main(argv: Sequence[str] | None = None) -> int:

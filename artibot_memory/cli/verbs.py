@@ -1,15 +1,28 @@
 """The CLI's verbs: each takes parsed arguments and returns an :class:`Output`.
 
-Commands return data; :mod:`artibot_memory.cli.app` prints it as text or JSON. None of them
-prints, except ``prune``, which asks its confirmation question through ``confirm``.
+Commands return data; :mod:`artibot_memory.cli.app` prints it as JSON or, drawn by
+:mod:`artibot_memory.cli.render`, as text for people. None of them prints, except
+``prune``, which asks its confirmation question through ``confirm``.
+
+Where ``search`` and ``list`` look: the project of the working directory (its git
+top-level) and the global memories (those of no project); ``--project`` picks another
+project, ``--all-projects`` every one, and a working directory in no git repository looks
+at every project.
+
+What counts as an access (the frequency part of ranking): only the agent's reads. The hooks
+count what they hand to a session; ``search`` counts its hits when it runs inside Claude
+Code (``CLAUDECODE=1``, set in the Bash tool's environment: the skill's searches) or with
+``--record``; a person's ``search`` at a terminal, ``list`` and ``show`` never count.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass, field
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -17,24 +30,73 @@ from artibot_memory.api import doctor, memories
 from artibot_memory.api.prune import PruneReport, extend_ttl, plan_prune, prune
 from artibot_memory.api.stats import store_stats
 from artibot_memory.api.transfer import export_lines, import_file
+from artibot_memory.cli import render
+from artibot_memory.cli.render import Style
+from artibot_memory.core import clock
 from artibot_memory.core.errors import UsageError
-from artibot_memory.core.project import resolve_project
+from artibot_memory.core.project import display_name, git_root, resolve_project
 from artibot_memory.recall.context import get_relevant_context
 from artibot_memory.recall.search import search
 from artibot_memory.store.model import Memory, MemoryType, Source
-from artibot_memory.text.framing import clean
 
 Confirm = Callable[[str], bool]
+View = Callable[[Style], list[str]]
 PROJECT_TYPES = {MemoryType.CONTEXT.value, MemoryType.COMMAND.value, MemoryType.ERROR.value}
+AGENT_ENV = "CLAUDECODE"  # "1" in the environment of Claude Code's Bash tool and hooks
+
+MAX_IDS_SHOWN = 5
 
 
 @dataclass
 class Output:
-    """What a command produced: data for ``--json`` and lines for people."""
+    """What a command produced: data for ``--json``, and lines (or a view) for people.
+
+    ``view`` draws the lines when the style of the output is known (colour, width).
+    """
 
     data: Any = None
     lines: list[str] = field(default_factory=list)
     exit_code: int = 0
+    view: View | None = None
+
+    def text(self, style: Style) -> list[str]:
+        """Return the lines a person reads, drawn in ``style``."""
+        return self.view(style) if self.view is not None else self.lines
+
+
+@dataclass(frozen=True)
+class Where:
+    """Which memories a listing looks at: one project and the global ones, or all."""
+
+    project: str | None  # None: every project
+    label: str
+    hint: str = ""
+
+
+def where_to_look(args: argparse.Namespace) -> Where:
+    """Return the projects ``search`` or ``list`` looks at (see the module docstring)."""
+    if args.all_projects:
+        return Where(None, "every project")
+    if args.project is not None:
+        project = resolve_project(args.project)
+        return Where(project, f"{display_name(project)} and global")
+    project = git_root(_cwd())
+    if project is None:
+        return Where(None, "every project (the working directory is in no git repository)")
+    return Where(project, f"{display_name(project)} and global", "--all-projects for every project")
+
+
+def _cwd() -> str | None:
+    try:
+        return os.getcwd()
+    except OSError:  # the working directory was deleted
+        return None
+
+
+def agent_is_asking(args: argparse.Namespace) -> bool:
+    """Tell whether this search is the agent's (it counts as an access) or a person's."""
+    explicit: bool | None = args.record
+    return explicit if explicit is not None else os.environ.get(AGENT_ENV) == "1"
 
 
 def brief(memory: Memory) -> dict[str, Any]:
@@ -50,12 +112,6 @@ def brief(memory: Memory) -> dict[str, Any]:
         "last_seen": memory.last_seen.isoformat(),
         "expires_at": memory.expires_at.isoformat() if memory.expires_at else None,
     }
-
-
-def one_line(memory: Memory, width: int = 90) -> str:
-    """Return a memory on one line: id, type, date, text."""
-    day = f"{memory.last_seen:%Y-%m-%d}"
-    return f"{memory.id:<15} {memory.type.value:<10} {day}  {clean(memory.text, width)}"
 
 
 def cmd_save(args: argparse.Namespace) -> Output:
@@ -75,37 +131,63 @@ def cmd_save(args: argparse.Namespace) -> Output:
         source=Source(channel="cli"),
     )
     verb = "merged into" if saved.count > 1 else "saved"
-    return Output(brief(saved), [f"{verb} {saved.id} ({saved.type.value}, seen {saved.count}×)"])
+    where = f", {display_name(saved.project)}" if saved.project else ", global"
+    return Output(
+        brief(saved), [f"{verb} {saved.id} ({saved.type.value}{where}, seen {saved.count}×)"]
+    )
 
 
 def cmd_search(args: argparse.Namespace) -> Output:
     """``search QUERY``: the relevant memories, best first; nothing when nothing matches."""
-    project = resolve_project(args.project)
-    hits = search(args.query, types=args.type and [args.type], project=project, limit=args.limit)
+    where = where_to_look(args)
+    hits = search(
+        args.query,
+        types=args.type and [args.type],
+        project=where.project,
+        limit=args.limit,
+        record=agent_is_asking(args),
+    )
     data = [{**brief(h.memory), "score": round(h.score, 4), "parts": asdict(h.parts)} for h in hits]
-    lines = [f"{h.score:.2f}  {one_line(h.memory)}" for h in hits]
-    return Output(data, lines)
+    now = clock.now()
+
+    def view(style: Style) -> list[str]:
+        if not hits:
+            return []  # nothing relevant prints nothing
+        found = [hit.memory for hit in hits]
+        lines = render.memory_table(found, now, style, [hit.score for hit in hits])
+        return [*lines, render.footer(len(hits), where.label, style, where.hint)]
+
+    return Output(data, view=view)
 
 
 def cmd_list(args: argparse.Namespace) -> Output:
-    """``list``: stored memories, newest first."""
-    found = memories.list_memories(args.type, project=resolve_project(args.project))
-    return Output([brief(m) for m in found], [f"{one_line(m)}  [{m.state.value}]" for m in found])
+    """``list``: stored memories, newest first (never counted as accessed)."""
+    where = where_to_look(args)
+    found = memories.list_memories(args.type, project=where.project)
+    now = clock.now()
+
+    def view(style: Style) -> list[str]:
+        lines = render.memory_table(found, now, style) if found else []
+        return [*lines, render.footer(len(found), where.label, style, where.hint)]
+
+    return Output([brief(m) for m in found], view=view)
 
 
 def cmd_show(args: argparse.Namespace) -> Output:
-    """``show ID``: one memory, every field."""
-    record = memories.get(args.id).model_dump(mode="json")
-    return Output(
-        record,
-        [f"{name}: {value}" for name, value in record.items() if value not in (None, [], {})],
-    )
+    """``show ID``: one memory, every field (never counted as accessed)."""
+    memory = memories.get(args.id)
+    now = clock.now()
+    return Output(memory.model_dump(mode="json"), view=lambda s: render.record(memory, now, s))
 
 
 def cmd_forget(args: argparse.Namespace) -> Output:
     """``forget ID`` or ``forget --key K``: delete for good."""
     gone = memories.forget(args.id, key=args.key)
-    return Output([brief(m) for m in gone], [f"forgot {one_line(m)}" for m in gone])
+    now = clock.now()
+    return Output(
+        [brief(m) for m in gone],
+        view=lambda s: [f"forgot {render.one_line(m, now, s)}" for m in gone],
+    )
 
 
 def cmd_context(args: argparse.Namespace) -> Output:
@@ -118,12 +200,6 @@ def cmd_context(args: argparse.Namespace) -> Output:
 def cmd_stats(_args: argparse.Namespace) -> Output:
     """``stats``: per store entries, bytes, oldest, newest, expiring within 7 days."""
     rows = store_stats()
-    lines = [f"{'type':<11}{'entries':>8}{'bytes':>11}  {'oldest':<11} {'newest':<11} expiring<7d"]
-    for row in rows:
-        oldest = f"{row.oldest:%Y-%m-%d}" if row.oldest else "-"
-        newest = f"{row.newest:%Y-%m-%d}" if row.newest else "-"
-        sizes = f"{row.type:<11}{row.entries:>8}{row.bytes:>11}"
-        lines.append(f"{sizes}  {oldest:<11} {newest:<11} {row.expiring_soon}")
     return Output(
         [
             {
@@ -133,7 +209,7 @@ def cmd_stats(_args: argparse.Namespace) -> Output:
             }
             for r in rows
         ],
-        lines,
+        view=lambda s: render.stats_table(rows, s),
     )
 
 
@@ -152,6 +228,12 @@ def cmd_import(args: argparse.Namespace) -> Output:
     )
     if report.expired_on_arrival:
         text.append(f"{report.expired_on_arrival} had already expired and were not kept")
+    if report.forgotten:
+        text.append(
+            f"{len(report.forgotten)} you had forgotten were not imported again: "
+            + ", ".join(report.forgotten[:MAX_IDS_SHOWN])
+            + (" …" if len(report.forgotten) > MAX_IDS_SHOWN else "")
+        )
     return Output(asdict(report), text)
 
 
@@ -167,17 +249,24 @@ def _read_lines(name: str) -> tuple[Iterable[str], str]:
 
 def cmd_prune(args: argparse.Namespace, confirm: Confirm) -> Output:
     """``prune``: list what would go, ask (or ``--yes``), then delete; ``--extend-ttl`` first."""
-    lines = [f"extended {m.id} to {m.expires_at:%Y-%m-%d}" for m in _extend_all(args.extend_ttl)]
+    before = [f"extended {m.id} to {m.expires_at:%Y-%m-%d}" for m in _extend_all(args.extend_ttl)]
     plan = plan_prune()
-    lines += _describe_plan(plan)
+    now = clock.now()
+
+    def output(report: PruneReport, *, done: bool, after: list[str]) -> Output:
+        return Output(
+            _prune_data(report, done=done),
+            view=lambda s: [*before, *_describe_plan(plan, now, s), *after],
+        )
+
     if not plan.removed or args.dry_run:
-        return Output(_prune_data(plan, done=False), lines)
+        return output(plan, done=False, after=[])
     if not (args.yes or confirm(f"Delete these {len(plan.removed)} memories? [y/N] ")):
-        lines.append("nothing deleted (run with --yes to prune without a terminal)")
-        return Output(_prune_data(plan, done=False), lines)
+        return output(
+            plan, done=False, after=["nothing deleted (run with --yes to prune without a terminal)"]
+        )
     done = prune()
-    lines.append(f"deleted {len(done.removed)} memories")
-    return Output(_prune_data(done, done=True), lines)
+    return output(done, done=True, after=[f"deleted {len(done.removed)} memories"])
 
 
 def _extend_all(requests: list[list[str]] | None) -> list[Memory]:
@@ -192,12 +281,12 @@ def _extend_all(requests: list[list[str]] | None) -> list[Memory]:
     return extended
 
 
-def _describe_plan(plan: PruneReport) -> list[str]:
+def _describe_plan(plan: PruneReport, now: datetime, style: Style) -> list[str]:
     if not plan.removed:
         return ["nothing to prune"]
     lines = [f"{len(plan.expired)} expired, {len(plan.over_cap)} over their store's cap:"]
-    lines += [f"  expired   {one_line(m)}" for m in plan.expired]
-    lines += [f"  over cap  {one_line(m)}" for m in plan.over_cap]
+    lines += [f"  expired   {render.one_line(m, now, style)}" for m in plan.expired]
+    lines += [f"  over cap  {render.one_line(m, now, style)}" for m in plan.over_cap]
     lines.append("keep one with: artibot-memory prune --extend-ttl ID DAYS")
     return lines
 
@@ -229,10 +318,44 @@ def cmd_ingest(_args: argparse.Namespace) -> Output:
 
 
 def cmd_doctor(args: argparse.Namespace) -> Output:
-    """``doctor [--repair]``: check every store, its backup, the journal and file modes."""
+    """``doctor [--repair] [--rebuild-venv]``: check the home's files and the plugin venv.
+
+    ``--rebuild-venv`` starts the venv's build now (a failed one waits an hour otherwise)
+    and says where its log is; the checks after it show the build running.
+    """
+    from artibot_memory.core import venv  # noqa: PLC0415 - only doctor touches the venv
+
+    rebuilt: list[str] = []
+    building = True
+    if args.rebuild_venv:
+        folders = venv.plugin_data_dirs()
+        if not folders:
+            building = False
+            rebuilt.append(
+                f"no plugin data folder (${venv.DATA_ENV} is unset and ~/.claude/plugins/data "
+                "holds no artibot-memory folder): Claude Code creates it when the plugin is "
+                "installed"
+            )
+        for folder in folders:
+            started, said = venv.rebuild(folder)
+            building = building and started
+            rebuilt += said
     actions = doctor.repair() if args.repair else []
     checks = doctor.diagnose()
     healthy = all(check.ok for check in checks)
-    lines = (doctor.format_actions(actions) if args.repair else []) + doctor.report_lines(checks)
-    data = {"healthy": healthy, "repaired": actions, "checks": [c.as_dict() for c in checks]}
-    return Output(data, lines, exit_code=0 if healthy else 1)
+    # The venv's lines go after the home's and before the home's hints (the last lines);
+    # a venv's problem names its own remedy, --rebuild-venv.
+    home_checks = [check for check in checks if check.name != doctor.VENV_CHECK]
+    report = doctor.report_lines(home_checks)
+    venv_lines = [check.line() for check in checks if check.name == doctor.VENV_CHECK]
+    lines = (doctor.format_actions(actions) if args.repair else []) + [
+        f"rebuild-venv: {line}" for line in rebuilt
+    ]
+    lines += report[: len(home_checks)] + venv_lines + report[len(home_checks) :]
+    data = {
+        "healthy": healthy,
+        "repaired": actions,
+        "rebuild_venv": rebuilt,
+        "checks": [c.as_dict() for c in checks],
+    }
+    return Output(data, lines, exit_code=0 if healthy and building else 1)

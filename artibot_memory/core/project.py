@@ -22,14 +22,27 @@ def project_of(cwd: str | Path | None) -> str | None:
     """
     if not cwd:
         return None
-    start = os.path.expanduser(os.fspath(cwd))
-    folder = start
+    return git_root(cwd) or os.path.expanduser(os.fspath(cwd))
+
+
+def git_root(cwd: str | Path | None) -> str | None:
+    """Return the git top-level above ``cwd``, or None when no folder above it is in git.
+
+    The CLI's ``search`` and ``list`` look at this project (and global memories) by
+    default; a working directory in no project looks at every project.
+
+    >>> git_root(None) is None
+    True
+    """
+    if not cwd:
+        return None
+    folder = os.path.expanduser(os.fspath(cwd))
     while True:
         if _has_git(folder):
             return folder
         parent = os.path.dirname(folder)
         if parent == folder:
-            return start
+            return None
         folder = parent
 
 
@@ -55,6 +68,20 @@ def same_project(stored: str | None, wanted: str | None) -> bool:
     if "/" in stored and "/" in wanted:
         return False
     return os.path.basename(stored) == os.path.basename(wanted)
+
+
+def in_project(stored: str | None, wanted: str | None) -> bool:
+    """Tell whether a memory stored for ``stored`` is seen from project ``wanted``.
+
+    A memory of no project is global and seen from every project; no ``wanted`` project
+    means every project.
+
+    >>> in_project(None, "/src/shop"), in_project("/src/shop", None)
+    (True, True)
+    >>> in_project("/src/shop", "/src/blog")
+    False
+    """
+    return wanted is None or stored is None or same_project(stored, wanted)
 
 
 def display_name(project: str | None) -> str:

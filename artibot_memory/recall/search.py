@@ -2,9 +2,14 @@
 
 A memory is a hit only when the query's words match its text or tags (the keyword part
 of :mod:`artibot_memory.recall.scoring` is above zero and passes its relevance floor); recency
-and frequency then order the hits. Every hit handed back has its ``access_count`` and
-``last_accessed`` updated, batched per store under the store's lock, so frequency
-really counts.
+and frequency then order the hits. With ``record`` (the default), every hit handed back
+has its ``access_count`` and ``last_accessed`` updated, batched per store under the
+store's lock, so frequency really counts. Only the agent's reads should count: the hooks
+and the skill's searches inside Claude Code. The CLI passes ``record=False`` for a person
+browsing at a terminal (see :mod:`artibot_memory.cli.verbs`).
+
+``project`` keeps that project's memories and the global ones (those of no project);
+``None`` keeps every project.
 
 >>> import os, tempfile
 >>> os.environ["ARTIBOT_MEMORY_HOME"] = tempfile.mkdtemp()
@@ -22,7 +27,7 @@ from pathlib import Path
 
 from artibot_memory.core import clock
 from artibot_memory.core.errors import StoreError
-from artibot_memory.core.project import same_project
+from artibot_memory.core.project import in_project
 from artibot_memory.recall.scoring import KeywordIndex, ScoreParts, frequency, recency, relevance
 from artibot_memory.store.jsonfile import Store, change_each_store, group_by_store
 from artibot_memory.store.model import Memory, MemoryType, State
@@ -90,9 +95,7 @@ def candidates(
     return [
         m
         for m in found
-        if m.state in SEARCHABLE_STATES
-        and not m.is_expired(now)
-        and (project is None or m.project is None or same_project(m.project, project))
+        if m.state in SEARCHABLE_STATES and not m.is_expired(now) and in_project(m.project, project)
     ]
 
 
@@ -117,8 +120,9 @@ def search(
 ) -> list[Hit]:
     """Return up to ``limit`` memories relevant to ``query``, best first; none if unrelated.
 
-    ``project`` keeps global memories and that project's own; ``record`` counts the
-    returned hits as accessed.
+    ``project`` keeps global memories and that project's own (``None``: every project);
+    ``record`` counts the returned hits as accessed, which feeds their frequency score:
+    pass ``False`` for a read that is not the agent's (a person browsing).
     """
     now = clock.now()
     hits = rank(query, candidates(types, project, now, home), now)[: max(limit, 0)]

@@ -1,0 +1,560 @@
+r"""What a person reads: columns, colour, dates, excerpts, one record in full, versioned JSON.
+
+The verbs (:mod:`artibot_memory.cli.verbs`) return data; this module draws it, and
+:mod:`artibot_memory.cli.app` chooses between it and ``--json``.
+
+- **Colour** only on a terminal: never when stdout is not a tty, when ``NO_COLOR`` is set
+  to anything (https://no-color.org) or when ``TERM=dumb``; a pipe, a file or a test never
+  receives an escape code. Stored text is printed without its control characters, so a
+  memory cannot send escape sequences to the terminal either.
+- **Columns** are aligned on the width people see (a Korean syllable takes two cells); the
+  last column takes what is left of the terminal (``COLUMNS`` when set, else 120 off a
+  terminal) and is cut with ``…``.
+- **Excerpts** show where rows differ: a session summary loses its header (session id and
+  times, which the id and date columns already give) and shows what was asked and done;
+  a prefix every row shown shares (12 characters or more, cut at a space) is dropped.
+- **Dates** are UTC, as stored: ``5 min ago``, ``3 h ago``, ``2 days ago`` within a week,
+  then the date.
+
+>>> rows = [[Cell("a-1"), Cell("one")], [Cell("b-22"), Cell("two")]]
+>>> print("\n".join(table(["id", "text"], rows, Style(colour=False, width=60))))
+id    text
+a-1   one
+b-22  two
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import textwrap
+import unicodedata
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from typing import IO, Any
+
+import orjson
+
+from artibot_memory.api.stats import StoreStats
+from artibot_memory.core.project import display_name
+from artibot_memory.store.model import Evidence, Memory, Source
+from artibot_memory.text.trim import ELLIPSIS
+
+JSON_SCHEMA = "artibot-memory/1"
+DEFAULT_WIDTH = 120  # off a terminal (a pipe, a file) when COLUMNS is not set
+MIN_LAST_COLUMN = 24
+SHARED_PREFIX_MIN = 12  # shorter shared starts ("Asked: ", "pytest -q ") carry meaning
+GAP = "  "
+MINUTE, HOUR, DAY = 60, 3600, 86400  # seconds
+WEEK, YEAR = 7 * DAY, 365 * DAY
+SESSION_TAG = "session-summary"
+_SESSION_HEADER = re.compile(r"Session \S+ (\d{4}-\d\d-\d\d|\(time unknown\))")
+# C0 and C1 controls (ESC and CSI included), zero-width and bidi overrides.
+_UNPRINTABLE = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2066-\u2069]")
+_CODES = {
+    "head": "1",
+    "label": "2",
+    "dim": "2",
+    "id": "33",
+    "project": "36",
+    "score": "1",
+    "preference": "35",
+    "context": "34",
+    "command": "32",
+    "error": "31",
+    "resolved": "32",
+    "pending": "33",
+    "stale": "33",
+    "superseded": "2",
+    "bad": "31",
+}
+
+
+@dataclass(frozen=True)
+class Style:
+    """Where the text goes: with colour or not, and how wide."""
+
+    colour: bool = False
+    width: int = DEFAULT_WIDTH
+
+    @classmethod
+    def for_stream(cls, stream: IO[str], environ: Mapping[str, str] | None = None) -> Style:
+        """Return the style for ``stream``: colour only on a terminal without ``NO_COLOR``."""
+        env = os.environ if environ is None else environ
+        tty = _isatty(stream)
+        colour = tty and not env.get("NO_COLOR") and env.get("TERM") != "dumb"
+        return cls(colour=colour, width=_width(env, tty=tty))
+
+    def paint(self, text: str, role: str | None) -> str:
+        """Return ``text`` in the colour of ``role`` (unchanged without colour)."""
+        code = _CODES.get(role or "")
+        if not (self.colour and code and text):
+            return text
+        return f"\x1b[{code}m{text}\x1b[0m"
+
+
+def _isatty(stream: IO[str]) -> bool:
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):  # a closed or a fake stream
+        return False
+
+
+def _width(env: Mapping[str, str], *, tty: bool) -> int:
+    given = env.get("COLUMNS", "")
+    if given.isdigit() and int(given) > 0:
+        return int(given)
+    return shutil.get_terminal_size((DEFAULT_WIDTH, 24)).columns if tty else DEFAULT_WIDTH
+
+
+# --- text on screen -----------------------------------------------------------------------
+
+
+def printable(text: str) -> str:
+    r"""Return ``text`` on one line, without control characters (no escape reaches a terminal).
+
+    >>> printable("a\x1b[31mb\n  c\td")
+    'a[31mb c d'
+    """
+    return " ".join(_UNPRINTABLE.sub("", text.replace("\t", " ")).split())
+
+
+def cells(text: str) -> int:
+    """Return how many terminal cells ``text`` takes (wide characters take two).
+
+    >>> cells("abc"), cells("배포"), cells("e\u0301")
+    (3, 4, 1)
+    """
+    return sum(_cell(char) for char in text)
+
+
+def _cell(char: str) -> int:
+    if unicodedata.combining(char):
+        return 0
+    return 2 if unicodedata.east_asian_width(char) in "WF" else 1
+
+
+def fit(text: str, width: int) -> str:
+    """Cut ``text`` to ``width`` cells, ending in ``…``; at a space when one is near the end.
+
+    >>> fit("deploy the application", 14), fit("deployment", 8), fit("short", 10)
+    ('deploy the…', 'deploym…', 'short')
+    """
+    if cells(text) <= width:
+        return text
+    kept, used = [], 0
+    for char in text:
+        used += _cell(char)
+        if used > width - 1:
+            break
+        kept.append(char)
+    cut = "".join(kept)
+    space = cut.rfind(" ")
+    if space > len(cut) * 2 // 3:
+        cut = cut[:space]
+    return cut.rstrip(" ·,;:") + ELLIPSIS
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One cell of a table: its text and the role that colours it."""
+
+    text: str
+    role: str | None = None
+
+
+def table(
+    header: Sequence[str],
+    rows: Sequence[Sequence[Cell]],
+    style: Style,
+    *,
+    right: Iterable[int] = (),
+) -> list[str]:
+    """Return aligned lines: a header, then the rows; the last column takes the rest.
+
+    Columns listed in ``right`` are aligned right (numbers).
+    """
+    right = set(right)
+    count = len(header)
+    widths = [max([cells(header[i])] + [cells(row[i].text) for row in rows]) for i in range(count)]
+    fixed = sum(widths[:-1]) + len(GAP) * (count - 1)
+    widths[-1] = min(widths[-1], max(style.width - fixed, MIN_LAST_COLUMN))
+
+    def line(texts: Sequence[str], roles: Sequence[str | None]) -> str:
+        parts = []
+        for i, (text, role) in enumerate(zip(texts, roles, strict=True)):
+            shown = fit(text, widths[i])
+            pad = " " * (widths[i] - cells(shown))
+            last = i == count - 1
+            padded = pad + shown if i in right else shown + ("" if last else pad)
+            parts.append(style.paint(padded, role) if text else padded)
+        return GAP.join(parts).rstrip()
+
+    lines = [line(header, ["head"] * count)]
+    lines += [line([c.text for c in row], [c.role for c in row]) for row in rows]
+    return lines
+
+
+# --- dates --------------------------------------------------------------------------------
+
+
+def when(moment: datetime, now: datetime) -> str:
+    """Return a date as people say it: relative within a week, else the day.
+
+    >>> now = datetime(2026, 3, 10, 12, tzinfo=timezone.utc)
+    >>> days = [(10, 11), (9, 6), (1, 0)]
+    >>> [when(datetime(2026, 3, d, h, tzinfo=timezone.utc), now) for d, h in days]
+    ['1 h ago', '1 day ago', '2026-03-01']
+    """
+    seconds = (now - moment).total_seconds()
+    if 0 <= seconds < WEEK:
+        return _ago(seconds)
+    return f"{_utc(moment):%Y-%m-%d}"
+
+
+def full_date(moment: datetime, now: datetime) -> str:
+    """Return a date and time in UTC with how far off it is.
+
+    >>> now = datetime(2026, 3, 10, 12, tzinfo=timezone.utc)
+    >>> full_date(datetime(2026, 3, 13, 12, tzinfo=timezone.utc), now)
+    '2026-03-13 12:00 UTC (in 3 days)'
+    >>> full_date(datetime(2026, 1, 9, 12, tzinfo=timezone.utc), now)
+    '2026-01-09 12:00 UTC (60 days ago)'
+    """
+    seconds = (now - moment).total_seconds()
+    off = _ago(seconds) if seconds >= 0 else _ahead(-seconds)
+    return f"{_utc(moment):%Y-%m-%d %H:%M} UTC ({off})"
+
+
+def _ago(seconds: float) -> str:
+    if seconds < MINUTE:
+        return "just now"
+    if seconds < HOUR:
+        return f"{int(seconds // MINUTE)} min ago"
+    if seconds < DAY:
+        return f"{int(seconds // HOUR)} h ago"
+    if seconds >= 2 * YEAR:
+        return f"{int(seconds // YEAR)} years ago"
+    days = int(seconds // DAY)
+    return f"{days} day{'s' if days > 1 else ''} ago"
+
+
+def _ahead(seconds: float) -> str:
+    if seconds < HOUR:
+        return f"in {max(int(seconds // MINUTE), 1)} min"
+    if seconds < 2 * DAY:
+        return f"in {int(seconds // HOUR)} h"
+    return f"in {int(seconds // DAY)} days"
+
+
+def _utc(moment: datetime) -> datetime:
+    return moment.astimezone(timezone.utc) if moment.tzinfo else moment
+
+
+# --- memories in rows ---------------------------------------------------------------------
+
+
+def is_session_summary(memory: Memory) -> bool:
+    """Tell whether ``memory`` is a session summary (by its tag, its details or its header)."""
+    return (
+        SESSION_TAG in memory.tags
+        or memory.details.get("kind") == SESSION_TAG
+        or _SESSION_HEADER.match(memory.text) is not None
+    )
+
+
+def gist(memory: Memory) -> str:
+    r"""Return a memory's text on one line; a session summary without its header line.
+
+    >>> from artibot_memory.store.model import MemoryType
+    >>> now = datetime(2026, 3, 10, tzinfo=timezone.utc)
+    >>> text = "Session 1a2b3c4d 2026-03-10 09:00–10:00 UTC\nAsked: fix login\nEdited: app.py"
+    >>> m = Memory(id="ctx-1", type=MemoryType.CONTEXT, text=text, created_at=now,
+    ...            updated_at=now, last_seen=now)
+    >>> gist(m)
+    'Asked: fix login · Edited: app.py'
+    """
+    lines = [printable(line) for line in memory.text.splitlines()]
+    lines = [line for line in lines if line]
+    if len(lines) > 1 and is_session_summary(memory):
+        lines = lines[1:]
+    joined = ""
+    for line in lines:
+        if not joined:
+            joined = line
+        elif joined.endswith(":") or line.startswith("- "):
+            joined += " " + line.removeprefix("- ")  # a list under its heading stays with it
+        else:
+            joined += " · " + line
+    return joined
+
+
+def without_shared_prefix(texts: Sequence[str], minimum: int = SHARED_PREFIX_MIN) -> list[str]:
+    """Drop the start every text shares (cut at a space, at least ``minimum`` long).
+
+    >>> without_shared_prefix(["Deploy with the blue pipeline", "Deploy with the red one"])
+    ['…blue pipeline', '…red one']
+    >>> without_shared_prefix(["pytest -q a", "pytest -q b"])
+    ['pytest -q a', 'pytest -q b']
+    """
+    if len(texts) <= 1:  # one row has no neighbour to differ from
+        return list(texts)
+    shared = os.path.commonprefix(list(texts))  # noqa: RUF071 - text, not paths
+    cut = shared.rfind(" ") + 1
+    if cut < minimum or any(not text[cut:].strip() for text in texts):
+        return list(texts)
+    return [ELLIPSIS + text[cut:] for text in texts]
+
+
+def project_cell(project: str | None) -> Cell:
+    """Return the project column: its short name, or ``global`` for a memory of every project."""
+    return Cell(display_name(project), "project") if project else Cell("global", "dim")
+
+
+def state_cell(memory: Memory) -> Cell:
+    """Return the state column: coloured when it is not ``active``."""
+    state = memory.state.value
+    return Cell(state, state if state != "active" else None)
+
+
+def memory_rows(memories: Sequence[Memory], now: datetime, *, states: bool) -> list[list[Cell]]:
+    """One row per memory: id, type, (state,) project, when last seen, what differs."""
+    texts = without_shared_prefix([gist(m) for m in memories])
+    rows = []
+    for memory, text in zip(memories, texts, strict=True):
+        row = [Cell(memory.id, "id"), Cell(memory.type.value, memory.type.value)]
+        row += [state_cell(memory)] if states else []
+        row += [project_cell(memory.project), Cell(when(memory.last_seen, now), "dim"), Cell(text)]
+        rows.append(row)
+    return rows
+
+
+def memory_table(
+    memories: Sequence[Memory], now: datetime, style: Style, scores: Sequence[float] = ()
+) -> list[str]:
+    """Return the table of ``list`` (and of ``search``, with a score column first)."""
+    states = any(m.state.value != "active" for m in memories)
+    header = ["id", "type", *(["state"] if states else []), "project", "seen", "text"]
+    rows = memory_rows(memories, now, states=states)
+    if scores:
+        header = ["score", *header]
+        rows = [[Cell(f"{s:.2f}", "score"), *row] for s, row in zip(scores, rows, strict=True)]
+    return table(header, rows, style, right=[0] if scores else [])
+
+
+def one_line(memory: Memory, now: datetime, style: Style) -> str:
+    """Return a memory on one line, for messages (forget, prune): id, type, project, date, text."""
+    cells_shown = [
+        Cell(memory.id, "id"),
+        Cell(memory.type.value, memory.type.value),
+        project_cell(memory.project),
+        Cell(when(memory.last_seen, now), "dim"),
+    ]
+    plain = GAP.join(cell.text for cell in cells_shown)
+    head = GAP.join(style.paint(cell.text, cell.role) for cell in cells_shown)
+    return f"{head}{GAP}{fit(gist(memory), max(style.width - cells(plain) - 2, 30))}"
+
+
+def footer(shown: int, where: str, style: Style, hint: str = "") -> str:
+    """Return the line under a listing: how many, from where, and how to see more."""
+    noun = "memory" if shown == 1 else "memories"
+    return style.paint(f"{shown} {noun} · {where}" + (f" · {hint}" if hint else ""), "dim")
+
+
+def stats_table(rows: Sequence[StoreStats], style: Style) -> list[str]:
+    """Return the table of ``stats``: per store entries, bytes, oldest, newest, expiring soon."""
+
+    def day(moment: datetime | None) -> Cell:
+        return Cell(f"{_utc(moment):%Y-%m-%d}" if moment else "-", "dim")
+
+    cells_of = [
+        [
+            Cell(row.type, row.type),
+            Cell(str(row.entries)),
+            Cell(str(row.bytes)),
+            day(row.oldest),
+            day(row.newest),
+            Cell(str(row.expiring_soon)),
+        ]
+        for row in rows
+    ]
+    header = ["type", "entries", "bytes", "oldest", "newest", "expiring<7d"]
+    return table(header, cells_of, style, right=[1, 2, 5])
+
+
+# --- one memory in full -------------------------------------------------------------------
+
+_LABELS = {
+    "id": "id",
+    "type": "type",
+    "state": "state",
+    "scope": "scope",
+    "project": "project",
+    "key": "key",
+    "text": "text",
+    "tags": "tags",
+    "why": "why",
+    "resolution": "fixed by",
+    "signature": "signature",
+    "confidence": "confidence",
+    "source": "source",
+    "evidence": "evidence",
+    "counter_evidence": "against",
+    "related": "related",
+    "created_at": "created",
+    "updated_at": "updated",
+    "last_seen": "last seen",
+    "last_verified": "verified",
+    "expires_at": "expires",
+    "count": "seen",
+    "access_count": "accessed",
+    "details": "details",
+}
+MAX_EVIDENCE_SHOWN = 5
+
+
+def record(memory: Memory, now: datetime, style: Style) -> list[str]:
+    """Every field of one memory as aligned ``field: value`` lines, for ``show``."""
+    fields = _fields(memory, now)
+    width = max(cells(label) for label, _ in fields) + 2
+    room = max(style.width - width, 30)
+    lines = []
+    for label, values in fields:
+        first = True
+        for value in values:
+            for piece in _wrap(value, room):
+                name = f"{label}:" if first else ""
+                lines.append(style.paint(name.ljust(width), "label") + piece)
+                first = False
+    return lines
+
+
+def _wrap(value: str, room: int) -> list[str]:
+    return textwrap.wrap(
+        value, room, break_long_words=False, break_on_hyphens=False, subsequent_indent="  "
+    ) or [""]
+
+
+def _fields(memory: Memory, now: datetime) -> list[tuple[str, list[str]]]:
+    def date(moment: datetime | None) -> list[str]:
+        return [full_date(moment, now)] if moment else []
+
+    project = (
+        [f"{display_name(memory.project)} ({memory.project})"]
+        if memory.project and display_name(memory.project) != memory.project
+        else [memory.project or "none (global: seen from every project)"]
+    )
+    accessed = [_times(memory.access_count) if memory.access_count else "never"]
+    if memory.last_accessed:
+        accessed = [f"{accessed[0]}, last {full_date(memory.last_accessed, now)}"]
+    values: dict[str, list[str]] = {
+        "id": [memory.id],
+        "type": [memory.type.value],
+        "state": [memory.state.value],
+        "scope": [memory.scope.value],
+        "project": project,
+        "key": [printable(memory.key)] if memory.key else [],
+        "text": [printable(line) for line in memory.text.splitlines() if line.strip()],
+        "tags": [", ".join(memory.tags)] if memory.tags else [],
+        "why": [printable(memory.why)] if memory.why else [],
+        "resolution": [printable(memory.resolution)] if memory.resolution else [],
+        "signature": [printable(memory.signature)] if memory.signature else [],
+        "confidence": [f"{memory.confidence:.2f}"],
+        "source": [_source(memory.source)],
+        "evidence": _evidence(memory.evidence),
+        "counter_evidence": _evidence(memory.counter_evidence),
+        "related": [", ".join(memory.related)] if memory.related else [],
+        "created_at": date(memory.created_at),
+        "updated_at": date(memory.updated_at),
+        "last_seen": date(memory.last_seen),
+        "last_verified": date(memory.last_verified),
+        "expires_at": date(memory.expires_at) or ["never"],
+        "count": [_times(memory.count)],
+        "access_count": accessed,
+        "details": _mapping(memory.details),
+    }
+    fields = [(_LABELS[name], shown) for name, shown in values.items() if shown]
+    extra = memory.model_extra or {}
+    fields += [(name, _value(value)) for name, value in extra.items() if value not in (None, "")]
+    return fields
+
+
+def _times(count: int) -> str:
+    return "once" if count == 1 else f"{count} times"
+
+
+def _source(source: Source) -> str:
+    parts = [source.channel]
+    parts += [f"session {source.session_id}"] if source.session_id else []
+    if source.path:
+        parts.append(f"{source.path}:{source.line}" if source.line else source.path)
+    parts += [f"command `{printable(source.command)}`"] if source.command else []
+    parts += [f"{k} {_scalar(v)}" for k, v in (source.model_extra or {}).items() if v is not None]
+    return ", ".join(parts)
+
+
+def _evidence(items: Sequence[Evidence]) -> list[str]:
+    if not items:
+        return []
+    latest = sorted(items, key=lambda e: e.at, reverse=True)
+    lines = [f"{len(items)} sightings, latest first:" if len(items) > 1 else "1 sighting:"]
+    for item in latest[:MAX_EVIDENCE_SHOWN]:
+        parts = [f"{_utc(item.at):%Y-%m-%d %H:%M} UTC"]
+        parts += [f"session {item.session_id}"] if item.session_id else []
+        parts += [printable(item.note)] if item.note else []
+        parts += [f"{k} {_scalar(v)}" for k, v in (item.model_extra or {}).items()]
+        lines.append("- " + ", ".join(parts))
+    if len(latest) > MAX_EVIDENCE_SHOWN:
+        lines.append(f"- … and {len(latest) - MAX_EVIDENCE_SHOWN} earlier")
+    return lines
+
+
+def _mapping(data: Mapping[str, Any]) -> list[str]:
+    return [f"{key}: {_scalar(value)}" for key, value in data.items()]
+
+
+def _value(value: Any) -> list[str]:
+    if isinstance(value, Mapping):
+        return _mapping(value)
+    if isinstance(value, list | tuple):
+        return [", ".join(_scalar(v) for v in value)] if value else []
+    return [_scalar(value)]
+
+
+def _scalar(value: Any) -> str:
+    if isinstance(value, str):
+        return printable(value)
+    if isinstance(value, datetime):
+        return f"{_utc(value):%Y-%m-%d %H:%M} UTC"
+    if isinstance(value, list | tuple):
+        return ", ".join(_scalar(v) for v in value)
+    if isinstance(value, Mapping):
+        return ", ".join(f"{k} {_scalar(v)}" for k, v in value.items())
+    return printable(orjson.dumps(value).decode()) if value is not None else "-"
+
+
+# --- JSON -----------------------------------------------------------------------------------
+
+
+def versioned(data: Any) -> Any:
+    """Mark a ``--json`` document with its version, changing nothing that was there.
+
+    An object gains ``"schema"`` first; a list (``search``, ``list``, ``forget``, ``stats``)
+    stays a list, and each object in it gains ``"schema"``: wrapping the list would break
+    every reader of today's output. See :mod:`artibot_memory.cli.app`.
+
+    >>> versioned({"a": 1}), versioned([{"a": 1}]), versioned([])
+    ({'schema': 'artibot-memory/1', 'a': 1}, [{'schema': 'artibot-memory/1', 'a': 1}], [])
+    """
+    if isinstance(data, dict):
+        return {"schema": JSON_SCHEMA, **data}
+    if isinstance(data, list):
+        return [versioned(item) if isinstance(item, dict) else item for item in data]
+    return data
+
+
+def json_document(data: Any) -> str:
+    """Return ``data`` as the indented, versioned JSON text ``--json`` prints."""
+    return orjson.dumps(versioned(data), option=orjson.OPT_INDENT_2).decode() + "\n"
