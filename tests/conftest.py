@@ -1,16 +1,38 @@
-"""Every test gets its own empty memory home."""
+"""Every test gets its own empty memory home; hypothesis keeps its files outside the clone."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 import pytest
+from e2e.harness import cache_root  # pytest puts tests/ on sys.path before importing this file
+from hypothesis.configuration import set_hypothesis_home_dir
 
 FIXTURES = Path(__file__).parent / "fixtures"
+
+# Hypothesis would write .hypothesis/ (its example database, constants and unicode caches)
+# into the current directory, that is the clone, which Claude Code copies whole into its
+# plugin cache when the plugin is installed from it. Set before any test touches it, to the
+# folder the e2e harness and .ci/install-claude-code use (one rule for all the tests' caches).
+set_hypothesis_home_dir(cache_root() / "hypothesis")
+
+
+def pytest_addoption(parser: pytest.Parser, pluginmanager: pytest.PytestPluginManager) -> None:
+    """Declare ``cache_dir`` when ``-p no:cacheprovider`` left nobody to.
+
+    pyproject.toml moves pytest's cache out of the clone with ``cache_dir``, which only the
+    cache provider declares; without it ``--strict-config`` would refuse the key.
+    """
+    if pluginmanager.is_blocked("cacheprovider"):
+        parser.addini("cache_dir", "unused: the cache provider is off (-p no:cacheprovider)")
 
 
 @pytest.fixture(autouse=True)
 def memory_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     home = tmp_path / "memory-home"
     monkeypatch.setenv("ARTIBOT_MEMORY_HOME", str(home))
+    # Nor the plugin's data of a Claude Code installed on this machine: doctor and the
+    # bootstrap look for its venv there (a test that wants one sets these itself).
+    monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(tmp_path / "claude-config"))
+    monkeypatch.delenv("CLAUDE_PLUGIN_DATA", raising=False)
     return home

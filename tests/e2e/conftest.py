@@ -16,7 +16,7 @@ import pytest
 # The helpers live beside this file, in this package (relative imports work in every
 # pytest import mode, and give mypy the same module names as pytest).
 from .fake_anthropic import FakeAnthropic
-from .harness import INSTALL_COMMAND, find_claude
+from .harness import INSTALL_COMMAND, claude_code_dir, find_claude
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
@@ -38,7 +38,7 @@ def claude_bin() -> Path:
         return binary
     reason = (
         "Claude Code CLI not found or not runnable (checked $ARTIBOT_CLAUDE_BIN, "
-        f"tests/e2e/node_modules and PATH); install it with `{INSTALL_COMMAND}`"
+        f"{claude_code_dir()} and PATH); install it with `{INSTALL_COMMAND}`"
     )
     if _claude_required():
         pytest.fail(f"{reason} [CI=true and ARTIBOT_REQUIRE_CLAUDE=1]", pytrace=False)

@@ -1,7 +1,8 @@
 """Run the real Claude Code CLI, offline, for end-to-end tests.
 
 :func:`find_claude` locates a working ``claude`` binary (installed by
-``.ci/install-claude-code`` into ``tests/e2e/node_modules``), :func:`run_claude`
+``.ci/install-claude-code`` into :func:`claude_code_dir`, a cache folder of the
+user's outside the repository), :func:`run_claude`
 runs one non-interactive session with a plugin against a fake API (see
 ``fake_anthropic.py``), and :func:`validate_plugin` runs
 ``claude plugin validate --strict``.
@@ -31,10 +32,38 @@ if TYPE_CHECKING:
     from collections.abc import Iterable, Mapping, Sequence
 
 E2E_DIR = Path(__file__).resolve().parent
-NODE_MODULES = E2E_DIR / "node_modules"
 INSTALL_COMMAND = "bash .ci/install-claude-code"
 DUMMY_API_KEY = "sk-ant-fake-e2e-key"
 VERSION_TIMEOUT = 30
+
+
+# -- where the tests keep their caches -----------------------------------------
+
+
+def cache_root() -> Path:
+    """The folder the tests keep their caches in, outside the repository.
+
+    ``$ARTIBOT_TEST_CACHE`` when set and non-empty, else
+    ``$XDG_CACHE_HOME/artibot-memory``, else ``~/.cache/artibot-memory`` (a relative
+    value is taken from the current directory). ``.ci/install-claude-code`` computes
+    the same folder. It holds ``claude-code/<version>/`` (the pinned CLI) and
+    ``hypothesis/`` (hypothesis' database, see ``tests/conftest.py``); pytest's own
+    cache is ``~/.cache/artibot-memory/pytest`` (pyproject.toml). Outside the clone
+    because Claude Code copies a local-directory plugin whole into its plugin cache.
+    """
+    explicit = os.environ.get("ARTIBOT_TEST_CACHE")
+    if explicit:
+        return Path(explicit).absolute()
+    xdg = os.environ.get("XDG_CACHE_HOME")
+    if xdg:
+        return (Path(xdg) / "artibot-memory").absolute()
+    return Path.home() / ".cache" / "artibot-memory"
+
+
+def claude_code_dir(version: str | None = None) -> Path | None:
+    """Where ``.ci/install-claude-code`` puts the pinned CLI (None without a pin)."""
+    version = version or pinned_version()
+    return cache_root() / "claude-code" / version if version else None
 
 
 # -- finding the binary ---------------------------------------------------------
@@ -69,9 +98,12 @@ def candidate_paths() -> list[Path]:
     explicit = os.environ.get("ARTIBOT_CLAUDE_BIN")
     if explicit:
         candidates.append(Path(explicit))
-    exe = ".exe" if sys.platform == "win32" else ""
-    candidates.append(NODE_MODULES / ".bin" / f"claude{'.cmd' if exe else ''}")
-    candidates.extend(NODE_MODULES / pkg / f"claude{exe}" for pkg in _platform_packages())
+    installed = claude_code_dir()
+    if installed is not None:
+        node_modules = installed / "node_modules"
+        exe = ".exe" if sys.platform == "win32" else ""
+        candidates.append(node_modules / ".bin" / f"claude{'.cmd' if exe else ''}")
+        candidates.extend(node_modules / pkg / f"claude{exe}" for pkg in _platform_packages())
     on_path = shutil.which("claude")
     if on_path:
         candidates.append(Path(on_path))
@@ -102,9 +134,9 @@ def claude_version(binary: Path) -> str | None:
 def find_claude() -> Path | None:
     """The first candidate ``claude`` whose ``--version`` runs, or None.
 
-    Order: ``$ARTIBOT_CLAUDE_BIN``, ``tests/e2e/node_modules/.bin/claude``, the
-    platform package's native binary in node_modules (in case npm's postinstall
-    did not put it in place), then ``claude`` on PATH.
+    Order: ``$ARTIBOT_CLAUDE_BIN``, ``node_modules/.bin/claude`` in
+    :func:`claude_code_dir`, the platform package's native binary beside it (in
+    case npm's postinstall did not put it in place), then ``claude`` on PATH.
     """
     for candidate in candidate_paths():
         if candidate.is_file() and claude_version(candidate) is not None:

@@ -20,8 +20,8 @@ import pytest
 
 from .fake_anthropic import FakeAnthropic, Turn, bash, text
 from .harness import (
-    NODE_MODULES,
     ClaudeRun,
+    claude_code_dir,
     claude_version,
     pinned_version,
     run_claude,
@@ -243,7 +243,8 @@ def session(
 
 
 def test_claude_is_the_pinned_version(claude_bin: Path) -> None:
-    if not claude_bin.is_relative_to(NODE_MODULES):
+    installed = claude_code_dir()
+    if installed is None or not claude_bin.is_relative_to(installed.resolve()):
         pytest.skip(f"{claude_bin} is not the copy pinned in tests/e2e/package.json")
     version = claude_version(claude_bin)
     assert version is not None

@@ -44,7 +44,8 @@ def wait_for_ingest(memory_home: Path) -> None:
     deadline = time.monotonic() + INGEST_WAIT_SECONDS
     while time.monotonic() < deadline:
         pending = list(memory_home.glob("journal*"))
-        summaries = list(json.loads(memory_cli(memory_home, "list", "--type", "context", "--json")))
+        listing = memory_cli(memory_home, "list", "--type", "context", "--all-projects", "--json")
+        summaries = list(json.loads(listing))
         if not pending and summaries:
             return
         time.sleep(0.2)
