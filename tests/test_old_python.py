@@ -81,7 +81,7 @@ def test_vermin_finds_nothing_newer_than_the_python_each_part_runs_under(
     target: str, files: list[Path]
 ) -> None:
     if importlib.util.find_spec("vermin") is None:
-        pytest.skip("vermin is not installed (pip install -e '.[dev]')")
+        pytest.skip("vermin is not installed (pip install -e '.[test]')")
     done = subprocess.run(  # noqa: S603 - vermin on our own files
         [sys.executable, "-c", VERMIN, "--no-tips", f"-t={target}-", "--violations"]
         + [str(path) for path in files],
