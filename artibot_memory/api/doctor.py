@@ -157,7 +157,7 @@ def check_store(store: Store) -> StoreHealth:
     """Check one store file and its backup."""
     health = check_store_file(store.path, store.home)
     backup = check_store_file(store.backup_path, store.home)
-    litter = len(leftover_temp_files(store))
+    litter = len(store.temp_files())
     note = f"{counted(litter, 'temp file')} left by an interrupted write (--repair deletes)"
     return StoreHealth(
         name=store.path.name,
@@ -169,15 +169,6 @@ def check_store(store: Store) -> StoreHealth:
         backup_entries=backup.entries,
         notes=(note,) if litter else (),
     )
-
-
-def leftover_temp_files(store: Store) -> list[Path]:
-    """Temp files of writes that never finished (a killed process); loading never reads them.
-
-    Only meaningful under the store's lock, or as a report: a running write has one too.
-    """
-    name = store.path.name
-    return [*store.home.glob(f".{name}.*.tmp"), *store.backup_path.parent.glob(f"{name}.*.tmp")]
 
 
 def check_store_file(path: Path, home: Path) -> FileHealth:
@@ -411,7 +402,7 @@ def repair_store(store: Store) -> list[str]:
     Temp files left by interrupted writes are deleted too (under the lock, so no write
     of this store is running).
     """
-    if check_store_file(store.path, store.home).state in USABLE and not leftover_temp_files(store):
+    if check_store_file(store.path, store.home).state in USABLE and not store.temp_files():
         return []
     with locked(store.path):
         actions = _delete_litter(store)
@@ -429,7 +420,7 @@ def repair_store(store: Store) -> list[str]:
 
 
 def _delete_litter(store: Store) -> list[str]:
-    litter = leftover_temp_files(store)
+    litter = store.temp_files()
     for path in litter:
         path.unlink(missing_ok=True)
     if not litter:

@@ -130,17 +130,24 @@ class Store:
         if len(remaining) < len(kept):
             write_atomically(self.backup_path, encode_entries(remaining))
 
-    def _delete_litter(self) -> None:
-        """Delete the temp files of killed writes (of the store, the backup and its staging)."""
+    def temp_files(self) -> list[Path]:
+        """Temp files of writes of this store: of the store, of its backup and its staging.
+
+        Left over when a write was killed; loading never reads them. Only meaningful under
+        the store's lock, or as a report: a running write has one too.
+        """
         name, backups = self.path.name, self.backup_path.parent
         patterns = [
             (self.home, f".{name}.*.tmp"),
             (backups, f".{name}.*.tmp"),
             (backups, f"{name}.*.tmp"),
         ]
-        for folder, pattern in patterns:
-            for path in folder.glob(pattern):
-                path.unlink(missing_ok=True)
+        return [path for folder, pattern in patterns for path in folder.glob(pattern)]
+
+    def _delete_litter(self) -> None:
+        """Delete the temp files of killed writes (call under the lock)."""
+        for path in self.temp_files():
+            path.unlink(missing_ok=True)
 
     def _refuse_unsafe_link(self) -> None:
         if self.path.is_symlink() and not is_inside(self.path, self.home):
