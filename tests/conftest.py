@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import subprocess
 from pathlib import Path
+from typing import Any
 
 import pytest
 from e2e.harness import cache_root  # pytest puts tests/ on sys.path before importing this file
@@ -36,3 +38,19 @@ def memory_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(tmp_path / "claude-config"))
     monkeypatch.delenv("CLAUDE_PLUGIN_DATA", raising=False)
     return home
+
+
+@pytest.fixture
+def started(monkeypatch: pytest.MonkeyPatch) -> list[list[str]]:
+    """Record the detached processes started instead of starting them (run the others)."""
+    calls: list[list[str]] = []
+    real_popen = subprocess.Popen
+
+    def fake_popen(argv: list[str], **options: Any) -> Any:
+        if not options.get("start_new_session"):
+            return real_popen(argv, **options)  # subprocess.run: a probe, not a builder
+        calls.append(argv)
+        return None
+
+    monkeypatch.setattr(subprocess, "Popen", fake_popen)
+    return calls

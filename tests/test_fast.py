@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from payloads import captured
 
 from artibot_memory.capture import journal
 from artibot_memory.plugin import fast
@@ -14,16 +15,6 @@ from artibot_memory.recall import known_errors
 from artibot_memory.text.signature import error_signature
 
 ROOT = Path(__file__).resolve().parent.parent
-FIXTURES = Path(__file__).parent / "fixtures" / "hooks"
-
-
-def captured(event: str) -> dict[str, Any]:
-    """The first payload Claude Code 2.1.332 sent for ``event``."""
-    for line in (FIXTURES / "hook_payloads_run1.jsonl").read_text().splitlines():
-        payload: dict[str, Any] = json.loads(line)["stdin"]
-        if payload["hook_event_name"] == event:
-            return payload
-    raise LookupError(event)
 
 
 def journaled() -> list[dict[str, Any]]:

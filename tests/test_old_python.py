@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from payloads import captured
 
 from artibot_memory.capture import journal
 from artibot_memory.core import venv
@@ -27,7 +28,6 @@ from artibot_memory.plugin import bootstrap, entry
 ROOT = Path(__file__).resolve().parent.parent
 ENTRY = ROOT / "bin" / "artibot-memory"
 PACKAGE = ROOT / "artibot_memory"
-FIXTURES = Path(__file__).parent / "fixtures" / "hooks"
 
 # What the hook entry loads under any python3 before it knows what it can do: nothing in
 # these may need more than Python 3.8.
@@ -56,15 +56,6 @@ PYTHON_39 = [
     PACKAGE / "core" / "project.py",
     *(PACKAGE / "text" / f"{name}.py" for name in ("redact", "signature", "trim", "framing")),
 ]
-
-
-def captured(event: str) -> dict[str, Any]:
-    """The first payload Claude Code 2.1.332 sent for ``event`` in the captured session."""
-    for line in (FIXTURES / "hook_payloads_run1.jsonl").read_text().splitlines():
-        payload: dict[str, Any] = json.loads(line)["stdin"]
-        if payload["hook_event_name"] == event:
-            return payload
-    raise LookupError(event)
 
 
 # ---- vermin
@@ -112,22 +103,6 @@ def empty_path(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     folder.mkdir()
     monkeypatch.setenv("PATH", str(folder))
     return folder
-
-
-@pytest.fixture
-def started(monkeypatch: pytest.MonkeyPatch) -> list[list[str]]:
-    """Record the detached processes started instead of starting them (run the others)."""
-    calls: list[list[str]] = []
-    real_popen = subprocess.Popen
-
-    def fake_popen(argv: list[str], **options: Any) -> Any:
-        if not options.get("start_new_session"):
-            return real_popen(argv, **options)
-        calls.append(argv)
-        return None
-
-    monkeypatch.setattr(subprocess, "Popen", fake_popen)
-    return calls
 
 
 def fake_version(monkeypatch: pytest.MonkeyPatch, minor: int) -> None:

@@ -42,22 +42,6 @@ def no_dependencies(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(bootstrap, "missing_modules", lambda: ["pydantic"])
 
 
-@pytest.fixture
-def started(monkeypatch: pytest.MonkeyPatch) -> list[list[str]]:
-    """Record the detached processes started instead of starting them (run the others)."""
-    calls: list[list[str]] = []
-    real_popen = subprocess.Popen
-
-    def fake_popen(argv: list[str], **options: Any) -> Any:
-        if not options.get("start_new_session"):
-            return real_popen(argv, **options)  # subprocess.run: a probe, not a builder
-        calls.append(argv)
-        return None
-
-    monkeypatch.setattr(subprocess, "Popen", fake_popen)
-    return calls
-
-
 def make_ready(data: Path, python_target: str | None = None) -> Path:
     """A venv the launcher accepts; its python is a link to ``python_target`` when given."""
     python = Path(venv.venv_python(data))
