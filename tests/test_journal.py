@@ -95,7 +95,7 @@ def test_without_the_redact_module_every_text_is_withheld_never_written(
     memory_home: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     secret = "ghp_" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8"
-    monkeypatch.setitem(sys.modules, "artibot_memory.text.redact", None)  # the import fails
+    monkeypatch.setitem(sys.modules, "artibot_memory.core.redact", None)  # the import fails
     journal.append({"event": "PostToolUse", "command": f"GITHUB_TOKEN={secret} gh pr list"})
     [record] = [json.loads(line) for line in lines_of(memory_home)]
     assert secret.encode() not in (memory_home / journal.JOURNAL_NAME).read_bytes()

@@ -14,8 +14,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from artibot_memory.text import redact as redact_module
-from artibot_memory.text.redact import SECRET_KINDS, redact, redact_value
+from artibot_memory.core import redact as redact_module
+from artibot_memory.core.redact import SECRET_KINDS, redact, redact_value
 
 FIXTURES = Path(__file__).parent / "fixtures" / "secrets"
 MARKER = re.compile(r"\[REDACTED:([a-z0-9-]+)\]")
@@ -480,7 +480,7 @@ def test_the_module_imports_nothing_outside_the_standard_library() -> None:
 
 def test_a_text_without_anchors_compiles_no_pattern() -> None:
     script = (
-        "import artibot_memory.text.redact as r\n"
+        "import artibot_memory.core.redact as r\n"
         "r.redact('ls -la /tmp && echo done\\n' * 80)\n"
         "print(sorted(r._COMPILED))\n"
     )

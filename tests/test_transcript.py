@@ -770,9 +770,9 @@ def test_the_summary_of_an_empty_digest_is_one_line() -> None:
 def test_the_summary_passes_transcript_text_through_redact(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    fake = types.ModuleType("artibot_memory.text.redact")
+    fake = types.ModuleType("artibot_memory.core.redact")
     fake.redact_value = lambda text: text.replace("hunter2", "[REDACTED]")  # type: ignore[attr-defined]
-    monkeypatch.setitem(sys.modules, "artibot_memory.text.redact", fake)
+    monkeypatch.setitem(sys.modules, "artibot_memory.core.redact", fake)
     rows = [prompt("log in with hunter2 please"), *bash("t1", "login --password hunter2")]
     text = render_summary(digest_of(tmp_path, rows))
     assert "hunter2" not in text
@@ -782,7 +782,7 @@ def test_the_summary_passes_transcript_text_through_redact(
 def test_the_summary_withholds_transcript_text_while_the_redact_module_is_missing(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setitem(sys.modules, "artibot_memory.text.redact", None)  # makes the import fail
+    monkeypatch.setitem(sys.modules, "artibot_memory.core.redact", None)  # makes the import fail
     text = render_summary(digest_of(tmp_path, [prompt("log in with hunter2 please")]))
     assert "hunter2" not in text
     assert "Asked: [REDACTED:redaction-unavailable]" in text

@@ -333,7 +333,7 @@ def check_venv(data_dir: Path) -> StoreHealth:
     is running and give the build log's last line (redacted).
     """
     from artibot_memory.core import venv  # noqa: PLC0415 - the one check that needs it
-    from artibot_memory.text.redact import redact  # noqa: PLC0415
+    from artibot_memory.core.redact import redact  # noqa: PLC0415
 
     folder = Path(venv.venv_dir(data_dir))
     python = venv.venv_python(data_dir)

@@ -26,6 +26,7 @@ from artibot_memory.core import clock
 from artibot_memory.core.errors import UnknownMemoryError, UsageError
 from artibot_memory.core.paths import memory_home
 from artibot_memory.core.project import project_of, same_project
+from artibot_memory.core.redact import redact, redact_value
 from artibot_memory.recall.startcache import drop_caches
 from artibot_memory.store.jsonfile import Store, change_each_store, group_by_store
 from artibot_memory.store.merge import join, new_evidence
@@ -41,7 +42,6 @@ from artibot_memory.store.model import (
 )
 from artibot_memory.store.table import STORES, StoreSpec, spec_for, specs_for_id
 from artibot_memory.store.tombstones import record_forgotten
-from artibot_memory.text.redact import redact, redact_value
 from artibot_memory.text.shell import command_signature
 from artibot_memory.text.signature import error_signature
 from artibot_memory.text.tags import auto_tags

@@ -67,6 +67,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from artibot_memory.api.memories import Draft, build, clean_text, list_memories
 from artibot_memory.core import clock
 from artibot_memory.core.errors import ImportFileError, UsageError
+from artibot_memory.core.redact import redact, redact_value
 from artibot_memory.store.jsonfile import change_each_store, group_by_store
 from artibot_memory.store.merge import Twins, absorb, drop_expired, join
 from artibot_memory.store.model import (
@@ -80,7 +81,6 @@ from artibot_memory.store.model import (
 )
 from artibot_memory.store.table import StoreSpec, spec_for
 from artibot_memory.store.tombstones import forgotten_ids
-from artibot_memory.text.redact import redact, redact_value
 
 Arrival = tuple[Memory, bool]  # a parsed record, and whether it was a full one
 

@@ -224,12 +224,12 @@ def _is_current(fd: int, path: str) -> bool:
 def redacted(value: T) -> T:
     """Return ``value`` with secrets replaced (strings inside dicts and lists too).
 
-    Uses :func:`artibot_memory.text.redact.redact_value`, imported on first use. It fails
+    Uses :func:`artibot_memory.core.redact.redact_value`, imported on first use. It fails
     closed: should that module not load, every string becomes :data:`WITHHELD`, so
     nothing unredacted is ever written.
     """
     try:
-        from artibot_memory.text.redact import redact_value  # noqa: PLC0415 - optional at import
+        from artibot_memory.core.redact import redact_value  # noqa: PLC0415 - optional at import
     except ImportError:
         return _withheld(value)  # type: ignore[no-any-return] # same shape, strings dropped
     return redact_value(value)  # type: ignore[return-value] # same shape, strings redacted
