@@ -15,7 +15,7 @@ it still parses would only prove that reading writes nothing. Then:
 - ``doctor`` finds every store usable, and a save into each store then succeeds (the lock
   of the killed process is not left held).
 
-Leftover temp files (a kill inside ``write_atomically``) are counted: the store loader
+Leftover temp files (a kill inside ``disk.write_bytes``) are counted: the store loader
 never reads them, so they are litter, not corruption.
 
     python benchmarks/crash_safety.py --trials 50 --seed 20261130

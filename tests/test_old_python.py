@@ -38,6 +38,7 @@ PYTHON_38 = [
     PACKAGE / "plugin" / "bootstrap.py",
     PACKAGE / "core" / "venv.py",
     PACKAGE / "core" / "clock.py",
+    PACKAGE / "core" / "disk.py",
     PACKAGE / "capture" / "hooklog.py",
 ]
 # The fast path, which the entry runs from Python 3.9: capture/journal.py subclasses
@@ -54,7 +55,8 @@ PYTHON_39 = [
     PACKAGE / "store" / "envelope.py",
     PACKAGE / "core" / "paths.py",
     PACKAGE / "core" / "project.py",
-    *(PACKAGE / "text" / f"{name}.py" for name in ("redact", "signature", "trim", "framing")),
+    PACKAGE / "core" / "redact.py",
+    *(PACKAGE / "text" / f"{name}.py" for name in ("signature", "trim", "framing")),
 ]
 
 

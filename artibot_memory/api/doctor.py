@@ -50,6 +50,7 @@ from typing import Any
 
 from artibot_memory.capture import journal
 from artibot_memory.core import clock
+from artibot_memory.core.disk import write_document
 from artibot_memory.core.errors import (
     NewerSchemaError,
     StoreError,
@@ -57,7 +58,7 @@ from artibot_memory.core.errors import (
 )
 from artibot_memory.core.paths import is_inside, memory_home
 from artibot_memory.store import envelope
-from artibot_memory.store.files import make_private, move_aside, write_atomically
+from artibot_memory.store.files import make_private, move_aside
 from artibot_memory.store.jsonfile import Store, encode_entries, parse_store_bytes
 from artibot_memory.store.lock import locked
 from artibot_memory.store.table import STORES
@@ -444,7 +445,7 @@ def restore(store: Store) -> str:
             gone = counted(left_out, "forgotten or expired entry", "forgotten or expired entries")
             entries += f"; left out {gone}"
         return f"restored {name} from backups/{name} ({entries})"
-    write_atomically(store.path, envelope.EMPTY)
+    write_document(store.path, envelope.EMPTY)
     why = "there is no backup" if backup.state == MISSING else f"the backup is {backup.state}"
     return f"started {name} empty ({why})"
 
@@ -460,11 +461,11 @@ def write_from_backup(store: Store) -> tuple[int, int]:
     forgotten, now = forgotten_ids(store.home), clock.now()
     kept = [e for e in entries if e.id not in forgotten and not e.is_expired(now)]
     if len(kept) == len(entries):
-        write_atomically(store.path, data)
+        write_document(store.path, data)
         return len(kept), 0
     payload = encode_entries(kept)
-    write_atomically(store.path, payload)
-    write_atomically(store.backup_path, payload)
+    write_document(store.path, payload)
+    write_document(store.backup_path, payload)
     return len(kept), len(entries) - len(kept)
 
 

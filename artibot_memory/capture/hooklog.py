@@ -35,8 +35,7 @@ def write_log(message: str, home: str | None = None) -> None:
     link (perhaps out of the memory home) means no log.
     """
     try:
-        from artibot_memory.capture.journal import redacted  # noqa: PLC0415
-        from artibot_memory.core import clock  # noqa: PLC0415
+        from artibot_memory.core import clock, disk  # noqa: PLC0415
         from artibot_memory.text.trim import cut_middle  # noqa: PLC0415
 
         path = _log_path(home)
@@ -45,12 +44,7 @@ def write_log(message: str, home: str | None = None) -> None:
         entry = (
             f"{clock.now().isoformat(timespec='seconds')} {cut_middle(message, LOG_ENTRY_CHARS)}"
         )
-        flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0)
-        fd = os.open(path, flags, 0o600)
-        try:
-            os.write(fd, (redacted(entry).rstrip("\n") + "\n").encode("utf-8", "replace"))
-        finally:
-            os.close(fd)
+        disk.append_text(path, entry.rstrip("\n") + "\n")
     except Exception:  # noqa: BLE001, S110 - logging must never become the failure
         pass
 

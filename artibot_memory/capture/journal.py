@@ -34,8 +34,8 @@ import json
 import os
 from collections.abc import Mapping
 
-from artibot_memory.core import clock
-from artibot_memory.core.paths import FILE_MODE, home_dir
+from artibot_memory.core import clock, disk
+from artibot_memory.core.paths import home_dir
 from artibot_memory.text.trim import cut_middle
 
 try:
@@ -56,7 +56,7 @@ if TYPE_CHECKING:
 RECORD_VERSION = 1
 JOURNAL_NAME = "journal.jsonl"
 # What a text becomes when it cannot be redacted: dropped, with a marker saying why.
-WITHHELD = "[REDACTED:redaction-unavailable]"
+WITHHELD = disk.WITHHELD
 # The event of a record that counts memories a SessionStart context showed as accessed.
 ACCESS_EVENT = "Accessed"
 TAKEN_SUFFIX = ".ingesting"
@@ -73,7 +73,6 @@ MAX_LIST_ITEMS = 100
 # and to 1x after, so a secret cut by the first pass is dropped by the second.
 PRECUT_FACTOR = 8
 _NO_FOLLOW = getattr(os, "O_NOFOLLOW", 0)
-_OPEN_FLAGS = os.O_WRONLY | os.O_APPEND | os.O_CREAT | getattr(os, "O_CLOEXEC", 0) | _NO_FOLLOW
 
 
 class Batch(list["dict[str, Any]"]):
@@ -126,11 +125,11 @@ def append(record: Mapping[str, Any], home: str | os.PathLike[str] | None = None
     The line gains ``"v": 1`` and ``"at"`` (ISO time, UTC) in front of the record's own
     fields. The journal stops growing at 20 MiB until the next drain (bounded by default).
     """
-    line = encode(record)
+    stamped = _precut(record)
     fd = _open_current(journal_path(home))
     try:
         if os.fstat(fd).st_size < MAX_JOURNAL_BYTES:
-            os.write(fd, line)
+            disk.append_line(fd, stamped, _finish)
     finally:
         os.close(fd)
 
@@ -141,13 +140,22 @@ def encode(record: Mapping[str, Any]) -> bytes:
     >>> encode({"event": "X"}).startswith(b'{"v":1,"at":"')
     True
     """
+    return _finish(redacted(_precut(record)))
+
+
+def _precut(record: Mapping[str, Any]) -> dict[str, Any]:
+    """Stamp ``record`` and cut its strings to a few times their limits, before redaction."""
     stamped: dict[str, Any] = {
         "v": RECORD_VERSION,
         "at": clock.now().isoformat(timespec="milliseconds"),
     }
     stamped.update((key, value) for key, value in record.items() if key not in stamped)
-    safe = _trim(redacted(_trim(stamped, PRECUT_FACTOR)), 1.0)
-    return _fit(safe)
+    return _trim(stamped, PRECUT_FACTOR)  # type: ignore[no-any-return] # a dict stays one
+
+
+def _finish(safe: dict[str, Any]) -> bytes:
+    """Cut a redacted record to its limits and encode it as one line."""
+    return _fit(_trim(safe, 1.0))
 
 
 def kept_text(text: str, field: str) -> str:
@@ -197,14 +205,14 @@ def _open_current(path: str) -> int:
     (a session start or end), so a few tries suffice, and the many here cover a drain loop.
     """
     for _attempt in range(OPEN_ATTEMPTS):
-        fd = os.open(path, _OPEN_FLAGS, FILE_MODE)
+        fd = disk.open_append(path)
         if fcntl is None:
             return fd
         fcntl.flock(fd, fcntl.LOCK_SH)
         if _is_current(fd, path):
             return fd
         os.close(fd)
-    return os.open(path, _OPEN_FLAGS, FILE_MODE)
+    return disk.open_append(path)
 
 
 def _is_current(fd: int, path: str) -> bool:
@@ -221,29 +229,8 @@ def _is_current(fd: int, path: str) -> bool:
         return False
 
 
-def redacted(value: T) -> T:
-    """Return ``value`` with secrets replaced (strings inside dicts and lists too).
-
-    Uses :func:`artibot_memory.core.redact.redact_value`, imported on first use. It fails
-    closed: should that module not load, every string becomes :data:`WITHHELD`, so
-    nothing unredacted is ever written.
-    """
-    try:
-        from artibot_memory.core.redact import redact_value  # noqa: PLC0415 - optional at import
-    except ImportError:
-        return _withheld(value)  # type: ignore[no-any-return] # same shape, strings dropped
-    return redact_value(value)  # type: ignore[return-value] # same shape, strings redacted
-
-
-def _withheld(value: Any) -> Any:
-    """Replace every string in ``value`` by :data:`WITHHELD`."""
-    if isinstance(value, str):
-        return WITHHELD
-    if isinstance(value, Mapping):
-        return {key: _withheld(item) for key, item in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_withheld(item) for item in value]
-    return value
+# The one redaction of everything written (core/disk.py), failing closed.
+redacted = disk.clean
 
 
 def _trim(value: Any, scale: float, key: str | None = None) -> Any:
@@ -361,7 +348,7 @@ def drop_lines(matches: Callable[[bytes], bool], home: str | os.PathLike[str] | 
 
 def _drop_in(path: str, matches: Callable[[bytes], bool]) -> int:
     try:
-        fd = os.open(path, os.O_RDWR | _NO_FOLLOW | getattr(os, "O_CLOEXEC", 0))
+        fd = disk.open_rewrite(path)
     except OSError:
         return 0  # gone (a drain finished it) or a symlink: nothing of ours to edit
     try:
@@ -372,19 +359,10 @@ def _drop_in(path: str, matches: Callable[[bytes], bool]) -> int:
         kept = [line for line in lines if not (line.strip() and matches(line))]
         if len(kept) == len(lines):
             return 0
-        _overwrite(fd, b"\n".join(kept))
+        disk.rewrite_lines(fd, b"\n".join(kept))
         return len(lines) - len(kept)
     finally:
         os.close(fd)
-
-
-def _overwrite(fd: int, data: bytes) -> None:
-    os.lseek(fd, 0, os.SEEK_SET)
-    view = memoryview(data)
-    while view:
-        view = view[os.write(fd, view) :]
-    os.ftruncate(fd, len(data))
-    os.fsync(fd)
 
 
 def _parse_lines(data: bytes) -> list[dict[str, Any]]:

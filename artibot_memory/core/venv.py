@@ -34,13 +34,12 @@ from __future__ import annotations
 import os
 import sys
 
-from artibot_memory.core import clock
+from artibot_memory.core import clock, disk
 from artibot_memory.core.paths import PLUGIN_DATA_ENV, READY_NEWS_NAME
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     import subprocess
-    from typing import BinaryIO
 
     Base = tuple[str, str]  # ("python", path) or ("uv", path)
 
@@ -359,13 +358,7 @@ def _take_lock(lock: str) -> bool:
             os.unlink(lock)
     except OSError:
         pass
-    try:
-        fd = os.open(lock, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    except FileExistsError:
-        return False
-    os.write(fd, f"{os.getpid()}\n".encode())
-    os.close(fd)
-    return True
+    return disk.create_exclusive(lock, f"{os.getpid()}\n")
 
 
 def _unlink(path: str) -> None:
@@ -373,11 +366,6 @@ def _unlink(path: str) -> None:
 
     with contextlib.suppress(FileNotFoundError):
         os.unlink(path)
-
-
-def _write(path: str, text: str) -> None:
-    with open(path, "w", encoding="utf-8") as handle:
-        handle.write(text)
 
 
 def build(data_dir: str | os.PathLike[str], base: Base | None = None) -> bool:
@@ -391,19 +379,19 @@ def build(data_dir: str | os.PathLike[str], base: Base | None = None) -> bool:
     venv = venv_dir(data)
     python = venv_python(data)
     digest = requirements_digest()
-    with open(log_path(data), "wb") as log:
-        try:
-            base = base if base is not None else _found_base()
-            _make_venv(base, venv, python, log)
-            _install(base, python, log)
-            _write(os.path.join(venv, MARKER_NAME), f"{digest}\n")
-        except (OSError, subprocess.SubprocessError) as exc:
-            log.write(f"\nfailed: {exc}\n".encode())
-            _write(os.path.join(data, FAILED_NAME), f"{exc}\n")
-            return False
-        log.write(f"\nready: {venv} holds the plugin's dependencies\n".encode())
+    log = disk.Log(log_path(data))
+    try:
+        base = base if base is not None else _found_base()
+        _make_venv(base, venv, python, log)
+        _install(base, python, log)
+        disk.write_text(os.path.join(venv, MARKER_NAME), f"{digest}\n")
+    except (OSError, subprocess.SubprocessError) as exc:
+        log.write(f"\nfailed: {exc}\n")
+        disk.write_text(os.path.join(data, FAILED_NAME), f"{exc}\n")
+        return False
+    log.write(f"\nready: {venv} holds the plugin's dependencies\n")
     _unlink(os.path.join(data, FAILED_NAME))
-    _write(os.path.join(data, NEWS_NAME), f"{describe_base(base)}\n")
+    disk.write_text(os.path.join(data, NEWS_NAME), f"{describe_base(base)}\n")
     return True
 
 
@@ -414,7 +402,7 @@ def _found_base() -> Base:
     return base
 
 
-def _make_venv(base: Base, venv: str, python: str, log: BinaryIO) -> None:
+def _make_venv(base: Base, venv: str, python: str, log: disk.Log) -> None:
     """Create the venv unless a working one (3.10+) is there already."""
     if _runs(python):
         return
@@ -429,7 +417,7 @@ def _make_venv(base: Base, venv: str, python: str, log: BinaryIO) -> None:
         _step([tool, "-m", "venv", "--clear", venv], log)
 
 
-def _install(base: Base, python: str, log: BinaryIO) -> None:
+def _install(base: Base, python: str, log: disk.Log) -> None:
     if base[0] == "uv":
         _step([base[1], "pip", "install", "--python", python, "-r", REQUIREMENTS], log)
         return
@@ -443,19 +431,9 @@ def _runs(python: str) -> bool:
     return done is not None and done.returncode == 0
 
 
-def _step(command: list[str], log: BinaryIO) -> None:
-    import subprocess  # noqa: PLC0415
-
-    log.write(f"$ {' '.join(command)}\n".encode())
-    log.flush()
-    subprocess.run(  # noqa: S603 - fixed argv, no shell
-        command,
-        stdin=subprocess.DEVNULL,
-        stdout=log,
-        stderr=subprocess.STDOUT,
-        timeout=STEP_TIMEOUT_SECONDS,
-        check=True,
-    )
+def _step(command: list[str], log: disk.Log) -> None:
+    log.write(f"$ {' '.join(command)}\n")
+    log.run(command, STEP_TIMEOUT_SECONDS)
 
 
 def probe_venv(python: str) -> tuple[str | None, str | None]:

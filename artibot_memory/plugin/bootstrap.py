@@ -186,8 +186,9 @@ def _no_python_once(data_dir: str, *, captures: bool) -> str | None:
     except OSError:
         pass
     os.makedirs(data_dir, exist_ok=True)
-    with open(notice, "w", encoding="utf-8") as handle:
-        handle.write(told)
+    from artibot_memory.core import disk  # noqa: PLC0415 - only when telling
+
+    disk.write_text(notice, told)
     until = (
         "memory is not recalled; tool calls and prompts are still captured, to be stored "
         "once it runs"

@@ -113,11 +113,11 @@ def write_cache(  # noqa: PLR0917 - the cache's fields, each named at the one ca
     }
     from pathlib import Path  # noqa: PLC0415 - the full path has it loaded anyway
 
+    from artibot_memory.core.disk import write_document  # noqa: PLC0415
     from artibot_memory.core.paths import ensure_private_dir  # noqa: PLC0415
-    from artibot_memory.store.files import write_atomically  # noqa: PLC0415
 
     ensure_private_dir(os.path.join(home, "cache"))
-    write_atomically(Path(cache_path(home, project)), json.dumps(document).encode("utf-8"))
+    write_document(Path(cache_path(home, project)), json.dumps(document).encode("utf-8"))
 
 
 def read_cache(

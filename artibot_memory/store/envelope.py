@@ -30,8 +30,20 @@ if TYPE_CHECKING:
 
 
 def encode(entries_json: bytes) -> bytes:
-    """Frame the JSON array of a store's entries as the store file's bytes."""
-    return b'{"schema_version":%d,"entries":%s}' % (SCHEMA_VERSION, entries_json)
+    r"""Frame the JSON array of a store's entries as the store file's bytes, one per line.
+
+    One entry per line: a person reading the file sees one memory a line, and the write
+    path (core/disk.py) re-reads only the lines a write changed. The break goes where one
+    object ends and the next (its ``id`` first) starts; within a string a quote is always
+    escaped, so no string is ever cut.
+
+    >>> encode(b'[{"id":"a","x":[{"id":"n"}]},{"id":"b"}]')
+    b'{"schema_version":1,"entries":[\n{"id":"a","x":[{"id":"n"}]},\n{"id":"b"}\n]}'
+    """
+    if entries_json.strip() == b"[]":
+        return b'{"schema_version":%d,"entries":[]}' % SCHEMA_VERSION
+    rows = entries_json.strip()[1:-1].replace(b'},{"id":"', b'},\n{"id":"')
+    return b'{"schema_version":%d,"entries":[\n%s\n]}' % (SCHEMA_VERSION, rows)
 
 
 EMPTY = encode(b"[]")

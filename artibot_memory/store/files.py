@@ -1,12 +1,11 @@
 """Files of the memory home, written and set aside safely (standard library only).
 
-- :func:`write_atomically`: a reader sees the old file or the new, never half of one;
 - :func:`fingerprint`: (inode, size, mtime) of a file, how readers tell it changed;
 - :func:`move_aside`: a file that cannot be used is renamed, never deleted or overwritten.
 
 >>> import tempfile, pathlib
 >>> target = pathlib.Path(tempfile.mkdtemp()) / "x.json"
->>> write_atomically(target, b"{}")
+>>> _ = target.write_bytes(b"{}")  # the package writes with core.disk
 >>> target.read_bytes(), fingerprint(target)[1]
 (b'{}', 2)
 >>> fingerprint(target.with_name("missing")) is None
@@ -28,34 +27,6 @@ if TYPE_CHECKING:
     from pathlib import Path
 
 Fingerprint = tuple[int, int, int]
-
-
-def write_atomically(path: Path, payload: bytes) -> None:
-    """Write ``payload`` to ``path`` via a fsynced temp file and ``os.replace``."""
-    import contextlib  # noqa: PLC0415 - see TYPE_CHECKING above
-    import tempfile  # noqa: PLC0415
-
-    fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(payload)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.chmod(tmp_name, FILE_MODE)
-        os.replace(tmp_name, path)
-    except BaseException:
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(tmp_name)
-        raise
-    _fsync_dir(path.parent)
-
-
-def _fsync_dir(folder: Path) -> None:
-    fd = os.open(folder, os.O_RDONLY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
 
 
 def fingerprint(path: str | os.PathLike[str]) -> Fingerprint | None:

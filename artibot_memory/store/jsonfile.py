@@ -25,6 +25,7 @@ from typing import TypeVar
 import orjson
 from pydantic import TypeAdapter, ValidationError
 
+from artibot_memory.core.disk import write_document
 from artibot_memory.core.errors import (
     CorruptStoreError,
     NewerSchemaError,
@@ -34,7 +35,7 @@ from artibot_memory.core.errors import (
 )
 from artibot_memory.core.paths import ensure_private_dir, is_inside, memory_home
 from artibot_memory.store import envelope
-from artibot_memory.store.files import Fingerprint, fingerprint, write_atomically
+from artibot_memory.store.files import Fingerprint, fingerprint
 from artibot_memory.store.lock import LOCK_TIMEOUT_SECONDS, locked
 from artibot_memory.store.migrations import migrate, schema_version_of
 from artibot_memory.store.model import Memory
@@ -128,7 +129,7 @@ class Store:
             return
         remaining = [entry for entry in kept if entry.id not in gone]
         if len(remaining) < len(kept):
-            write_atomically(self.backup_path, encode_entries(remaining))
+            write_document(self.backup_path, encode_entries(remaining))
 
     def temp_files(self) -> list[Path]:
         """Temp files of writes of this store: of the store, of its backup and its staging.
@@ -157,7 +158,7 @@ class Store:
         self._refuse_unsafe_link()
         payload = encode_entries(entries)
         self._keep_backup()
-        write_atomically(self.path, payload)
+        write_document(self.path, payload)
 
     def _keep_backup(self) -> None:
         if not self.path.exists():

@@ -30,8 +30,8 @@ import re
 from collections.abc import Iterable
 from pathlib import Path
 
+from artibot_memory.core.disk import write_document
 from artibot_memory.core.paths import ensure_private_dir, memory_home
-from artibot_memory.store.files import write_atomically
 from artibot_memory.store.lock import locked
 
 TOMBSTONES_NAME = "tombstones.json"
@@ -71,7 +71,7 @@ def record_forgotten(ids: Iterable[str], home: Path | None = None) -> None:
         again = set(wanted)
         kept = [i for i in _read(path) if i not in again] + wanted
         document = {"v": TOMBSTONES_VERSION, "ids": kept[-MAX_TOMBSTONES:]}
-        write_atomically(path, json.dumps(document, ensure_ascii=False).encode("utf-8"))
+        write_document(path, json.dumps(document, ensure_ascii=False).encode("utf-8"))
 
 
 def _read(path: Path) -> list[str]:
