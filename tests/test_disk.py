@@ -66,7 +66,7 @@ def _literal_mode(call: ast.Call, position: int) -> str | None:
 
 def _flags_read_only(call: ast.Call) -> bool:
     """True when the flags of an ``os.open`` name O_RDONLY and no flag that writes."""
-    if len(call.args) < 2:  # noqa: PLR2004 - os.open(path, flags, ...)
+    if len(call.args) < 2:  # os.open(path, flags, ...)
         return False
     names = {n.attr for n in ast.walk(call.args[1]) if isinstance(n, ast.Attribute)}
     names |= {n.value for n in ast.walk(call.args[1]) if isinstance(n, ast.Constant)}  # type: ignore[misc]
@@ -86,6 +86,29 @@ def _stream_name(value: ast.expr) -> str:
     return ast.unparse(value)
 
 
+def _writes_by_name(call: ast.Call, name: str) -> bool:
+    if name == "open":
+        mode = _literal_mode(call, 1)
+        return mode is None or bool(WRITE_MODE_CHARS & set(mode))
+    return name == "print" and any(k.arg == "file" for k in call.keywords)
+
+
+def _writes_by_attribute(call: ast.Call, owner: str | None, attr: str) -> bool:
+    if owner == "disk":
+        return False  # the write path itself
+    if (owner, attr) in FORBIDDEN_ATTRIBUTES or attr in FORBIDDEN_METHODS:
+        return True
+    if owner == "os" and attr == "open":
+        return not (_flags_read_only(call) or _is_devnull(call))
+    if attr in ("open", "fdopen"):  # os.fdopen(fd, mode), Path.open(mode)
+        mode = _literal_mode(call, 1 if owner == "os" else 0)
+        return mode is None or bool(WRITE_MODE_CHARS & set(mode))
+    if owner == "subprocess" and attr in SUBPROCESS_CALLS:
+        streams = [k.value for k in call.keywords if k.arg in ("stdout", "stderr")]
+        return any(_stream_name(s) not in HARMLESS_STREAMS for s in streams)
+    return False
+
+
 def writes_in(tree: ast.AST) -> list[tuple[int, str]]:
     """Every call of ``tree`` that can write a file, with its line."""
     found = []
@@ -93,35 +116,15 @@ def writes_in(tree: ast.AST) -> list[tuple[int, str]]:
         if not isinstance(node, ast.Call):
             continue
         func = node.func
-        where = (node.lineno, ast.unparse(node)[:100])
-        if isinstance(func, ast.Name) and func.id == "open":
-            mode = _literal_mode(node, 1)
-            if mode is None or WRITE_MODE_CHARS & set(mode):
-                found.append(where)
-        elif isinstance(func, ast.Name) and func.id == "print":
-            if any(k.arg == "file" for k in node.keywords):
-                found.append(where)
+        if isinstance(func, ast.Name):
+            writes = _writes_by_name(node, func.id)
         elif isinstance(func, ast.Attribute):
             owner = func.value.id if isinstance(func.value, ast.Name) else None
-            if owner == "disk":
-                continue  # the write path itself
-            if (owner, func.attr) in FORBIDDEN_ATTRIBUTES or func.attr in FORBIDDEN_METHODS:
-                found.append(where)
-            elif owner == "os" and func.attr == "open":
-                if not (_flags_read_only(node) or _is_devnull(node)):
-                    found.append(where)
-            elif owner == "os" and func.attr == "fdopen":
-                mode = _literal_mode(node, 1)
-                if mode is None or WRITE_MODE_CHARS & set(mode):
-                    found.append(where)
-            elif owner != "os" and func.attr == "open":
-                mode = _literal_mode(node, 0)  # Path.open(mode)
-                if mode is None or WRITE_MODE_CHARS & set(mode):
-                    found.append(where)
-            elif owner == "subprocess" and func.attr in SUBPROCESS_CALLS:
-                streams = [k.value for k in node.keywords if k.arg in ("stdout", "stderr")]
-                if any(_stream_name(s) not in HARMLESS_STREAMS for s in streams):
-                    found.append(where)
+            writes = _writes_by_attribute(node, owner, func.attr)
+        else:
+            writes = False
+        if writes:
+            found.append((node.lineno, ast.unparse(node)[:100]))
     return found
 
 

@@ -81,6 +81,8 @@ from __future__ import annotations
 
 import re
 
+from artibot_memory.core.entropy import MIN_LENGTH, bare_tokens
+
 __all__ = ["SECRET_KINDS", "redact", "redact_value"]
 
 _MARK = "[REDACTED:"
@@ -146,7 +148,7 @@ _GLUED_ENDINGS = ("password", "passwd", "secret", "token", "apikey", "passphrase
 # fmt: off
 _GLUED_KEYS = frozenset(
     {"secretkey", "accesskey", "authkey", "appkey", "masterkey", "clientkey", "servicekey",
-     "accountkey", "encryptionkey", "enckey", "signingkey", "licensekey", "sessionkey", "dbkey",
+     "accountkey", "encryptionkey", "enckey", "licensekey", "sessionkey", "dbkey",
      "storagekey", "sharedkey", "hmackey", "webhookkey", "storepass", "keypass", "srcstorepass",
      "deststorepass", "srckeypass", "destkeypass", "dbpass", "rootpass", "adminpass", "userpass",
      "passin", "passout"},
@@ -185,7 +187,9 @@ _KEY_BENIGN_BEFORE = frozenset(
      "shard", "grouping", "cursor", "pagination", "registry", "surrogate", "secondary", "meta",
      "metadata", "attribute", "attr", "entity", "record", "item", "field", "query", "search",
      "host", "known", "gpg", "pgp", "dynamo", "s3", "tag", "tags", "limit", "result", "subset",
-     "xml", "json", "input", "output", "more", "next", "marker", "paging"},
+     "xml", "json", "input", "output", "more", "next", "marker", "paging", "recv", "send",
+     "import", "export", "refresh", "sign", "delete", "edit", "fetch", "locate", "trusted",
+     "authorized", "signing", "host_key", "hostkey"},
 )
 # fmt: on
 # fmt: off
@@ -272,11 +276,13 @@ _NAME_CACHE: dict[str, tuple[str, int] | None] = {}
 _NAME_CACHE_SIZE = 4096
 
 
-def _classify_name(name: str) -> tuple[str, int] | None:
+def _classify_name(name: str) -> tuple[str, int] | None:  # noqa: PLR0911 - a table
     """Classify a name without the cache (see :func:`_name_kind`)."""
     parts = _name_parts(name)
     while parts and parts[-1].isdigit():
         parts.pop()
+    if parts and _is_session_cookie(parts):
+        return ("cookie", GENERATED)
     if not parts or parts[-1] in _BENIGN_LAST or parts[0] in _NEGATING_FIRST:
         return None
     if _PUBLIC_PARTS.intersection(parts):
@@ -296,6 +302,37 @@ def _classify_name(name: str) -> tuple[str, int] | None:
     if found and "aws" in parts and "secret" in parts:
         return ("aws-secret-access-key", ANY)
     return (found, strength) if found else None
+
+
+def _is_uuid(value: str) -> bool:
+    """Tell whether ``value`` is a UUID (8-4-4-4-12 hex digits).
+
+    >>> _is_uuid("4d5611e5-241a-462a-8d15-5122611a9569"), _is_uuid("f0ibzaazg16azmj9")
+    (True, False)
+    """
+    parts = value.split("-")
+    return [len(p) for p in parts] == [8, 4, 4, 4, 12] and all(
+        c in "0123456789abcdefABCDEF" for p in parts for c in p
+    )
+
+
+def _is_session_cookie(parts: list[str]) -> bool:
+    """Tell whether name parts spell a session cookie (``_session_id``, ``PHPSESSID``...).
+
+    A session id is a credential: whoever holds it is logged in.
+    """
+    joined = "".join(parts)
+    return joined in _SESSION_COOKIE_NAMES or (
+        "session" in parts and parts[-1] in ("id", "key", "token")
+    )
+
+
+# fmt: off
+_SESSION_COOKIE_NAMES = frozenset({
+    "sessionid", "phpsessid", "jsessionid", "aspnetsessionid", "connectsid", "laravelsession",
+    "sessid", "cfsession", "ghsess", "railssession", "djangosessionid",
+})
+# fmt: on
 
 
 # Parts that also name non-secret things (dictionary keys, lexer tokens, auth methods).
@@ -401,7 +438,7 @@ _STOPWORDS = frozenset(
 _QUOTE_PAIRS = {'"': '"', "'": "'", "`": "`", "\u201c": "\u201d", "\u2018": "\u2019"}
 
 
-def _is_placeholder(value: str) -> bool:
+def _is_placeholder(value: str) -> bool:  # noqa: PLR0911 - one answer per kind
     """Tell whether ``value`` stands for a secret instead of being one.
 
     >>> [_is_placeholder(v) for v in ("${TOKEN}", "<token>", "****", "YOUR_API_KEY", "s3cr3t")]
@@ -411,12 +448,16 @@ def _is_placeholder(value: str) -> bool:
     if not v or _MARK in v or len(set(v)) == 1:
         return True
     low = v.lower()
-    if v[0] in "$%" or "${" in v or "{{" in v or "$(" in v:
+    if v[0] == "$" or "${" in v or "{{" in v or "$(" in v:
         return True
+    if v[0] == "%" and (v.endswith("%") or v[1:2] in ("s", "d", "(")):
+        return True  # %VAR% (Windows), %s (a format); "%ctfo2Mp…" is a password
     if (v[0], v[-1]) in (("<", ">"), ("{", "}"), ("[", "]")):
         return True
     if set(low) <= set("x*-_./: \u2022"):
         return True
+    if "..." in v or "\u2026" in v or "****" in v or "\u2022\u2022" in v:
+        return True  # masked: "sk_test_...", "gho_****abcd"
     if (
         3 <= len(v) <= 41  # noqa: PLR2004 - identifier-sized
         and _is_ascii_word(v, "_-")
@@ -497,7 +538,10 @@ def _is_code(value: str, following: str) -> bool:
     if following in ("(", "[") or snake:
         return True
     if "." in value:
-        return not any(_is_generated_part(part) for part in value.split("."))
+        parts = value.split(".")
+        if any(part[-3:].isdigit() and part[:1].isupper() for part in parts):
+            return False  # "Copper.Coral1228": a password, not settings.API_KEY
+        return not any(_is_generated_part(part) for part in parts)
     return _name_kind(value) is not None
 
 
@@ -539,6 +583,7 @@ if TYPE_CHECKING:
     Locate = Callable[[str, int], tuple[int, ...]]
     Decide = Callable[[re.Match[str]], Edit | None]
     Scan = Callable[[str, int], tuple[Edit | None, int] | None]
+    Span = tuple[int, int, str]  # start, end, marker kind
 
 
 class _Rule:
@@ -706,6 +751,8 @@ def _name_start(text: str, index: int, chars: frozenset[str] = _NAME_CHARS) -> i
 def _locate_assign(text: str, index: int) -> tuple[int, ...]:
     r"""Find where ``NAME=``, ``"NAME":`` or ``\"NAME\":`` starts around an anchor."""
     start = _name_start(text, index)
+    while 0 <= start < index and text[start] == ".":
+        start += 1  # a jq / yq path: ".smtp.passwd = ..."
     if start < 0 or not (text[start].isascii() and (text[start].isalpha() or text[start] == "_")):
         return ()
     before = text[start - 1] if start else ""
@@ -757,9 +804,12 @@ def _locate_flag(text: str, index: int) -> tuple[int, ...]:
     if not (first.isascii() and first.isalpha()):
         return ()
     end = _name_end(text, start)
-    value = _blank_end(text, end + 1 if text.startswith("=", end) else end)
-    if value == end or value >= len(text) or text[value] in "-\n":
-        return ()  # "--password-stdin", "--token" at the end: no value follows
+    attached = text.startswith("=", end)
+    value = _blank_end(text, end + 1 if attached else end)
+    if value == end or value >= len(text) or text[value] == "\n":
+        return ()  # "--token" at the end: no value follows
+    if text[value] == "-" and not attached:
+        return ()  # "--password-stdin", "--token --next": a flag, not a value
     return (start,)
 
 
@@ -839,12 +889,9 @@ _SHAPES: tuple[tuple[str, tuple[str, ...], str, str], ...] = (
             "rk_live_",
             "rk_test_",
             "rk_prod_",
-            "pk_live_",
-            "pk_test_",
-            "pk_prod_",
             "whsec_",
         ),
-        r"(?:(?:sk|rk|pk)_(?:live|test|prod)_[A-Za-z0-9]{10,99}|whsec_[A-Za-z0-9]{20,99})(?!\w)",
+        r"(?:(?:sk|rk)_(?:live|test|prod)_[A-Za-z0-9]{10,99}|whsec_[A-Za-z0-9]{20,99})(?!\w)",
         "-",
     ),
     (
@@ -938,7 +985,7 @@ _SHAPES: tuple[tuple[str, tuple[str, ...], str, str], ...] = (
     (
         "doppler-token",
         ("dp.pt.", "dp.st.", "dp.sa.", "dp.ct.", "dp.scim.", "dp.audit."),
-        r"dp\.(?:pt|st|sa|ct|scim|audit)\.[A-Za-z0-9]{40,44}(?!\w)",
+        r"dp\.(?:pt|st|sa|ct|scim|audit)\.(?:[a-z0-9_-]{1,30}\.)?[A-Za-z0-9]{40,44}(?!\w)",
         ".",
     ),
     (
@@ -949,10 +996,119 @@ _SHAPES: tuple[tuple[str, tuple[str, ...], str, str], ...] = (
     ),
     ("perplexity-key", ("pplx-",), r"pplx-[A-Za-z0-9]{48}(?!\w)", "-"),
     ("heroku-key", ("HRKU-AA",), r"HRKU-AA[0-9a-zA-Z_-]{58}", "-"),
+    # Atlassian API tokens (Jira, Confluence) and Bitbucket app passwords.
+    ("atlassian-token", ("ATATT3", "ATCTT3"), r"AT[AC]TT3[A-Za-z0-9_=-]{100,400}", "-"),
+    ("bitbucket-token", ("ATBB",), r"ATBB[A-Za-z0-9_=.-]{28,64}(?![\w-])", "-"),
+    # AWS STS session tokens: base64 of a protobuf whose first bytes never change.
+    (
+        "aws-session-token",
+        ("IQoJb3JpZ2luX2Vj", "FwoGZXIvYXdzE", "FQoGZXIvYXdzE"),
+        r"(?:IQoJb3JpZ2luX2Vj|F[wQ]oGZXIvYXdzE)[A-Za-z0-9+/=]{40,4000}",
+        "",
+    ),
+    ("xai-key", ("xai-",), r"xai-[A-Za-z0-9]{60,100}(?!\w)", "-"),
+    ("groq-key", ("gsk_",), r"gsk_[A-Za-z0-9]{48,56}(?!\w)", ""),
+    ("supabase-token", ("sbp_",), r"sbp_[a-f0-9]{40}(?!\w)", ""),
+    ("netlify-token", ("nfp_",), r"nfp_[A-Za-z0-9]{36,40}(?!\w)", ""),
+    (
+        "notion-token",
+        ("secret_", "ntn_"),
+        r"(?:secret_[A-Za-z0-9]{43}|ntn_[A-Za-z0-9]{46})(?!\w)",
+        "",
+    ),
+    ("figma-token", ("figd_",), r"figd_[A-Za-z0-9_-]{40,48}(?![\w-])", ""),
+    ("airtable-token", ("pat",), r"pat[A-Za-z0-9]{14}\.[a-f0-9]{64}(?!\w)", ""),
+    (
+        "fly-token",
+        ("FlyV1 ", "fm2_", "fo1_"),
+        r"(?:FlyV1 )?f[mo][12]_[A-Za-z0-9+/=_-]{40,2000}",
+        "",
+    ),
+    ("resend-key", ("re_",), r"re_[A-Za-z0-9]{8}_[A-Za-z0-9]{24}(?!\w)", ""),
+    ("facebook-token", ("EAAC", "EAAG", "EAAB"), r"EAA[BCG][A-Za-z0-9]{80,300}(?!\w)", ""),
+    ("google-oauth-token", ("ya29.",), r"ya29\.[A-Za-z0-9_-]{30,2000}", ""),
+    ("mapbox-token", ("sk.eyJ",), r"sk\.eyJ[A-Za-z0-9_-]{20,400}\.[A-Za-z0-9_-]{10,100}", ""),
+    ("dropbox-token", ("sl.",), r"sl\.[A-Za-z0-9_-]{120,1400}", "."),
+    ("onepassword-token", ("ops_eyJ",), r"ops_eyJ[A-Za-z0-9+/=_-]{100,2000}", ""),
+    ("render-key", ("rnd_",), r"rnd_[A-Za-z0-9]{28,40}(?!\w)", ""),
+    ("sendinblue-key", ("xkeysib-",), r"xkeysib-[a-f0-9]{64}-[A-Za-z0-9]{16}(?!\w)", ""),
+    ("contentful-token", ("CFPAT-",), r"CFPAT-[A-Za-z0-9_-]{43}(?![\w-])", ""),
+    ("flutterwave-key", ("FLWSECK-", "FLWSECK_TEST-"), r"FLWSECK(?:_TEST)?-[a-f0-9]{32}-X", ""),
+    ("shippo-token", ("shippo_live_", "shippo_test_"), r"shippo_(?:live|test)_[a-f0-9]{40}", ""),
+    ("easypost-key", ("EZAK", "EZTK"), r"EZ[AT]K[a-f0-9]{54}(?!\w)", ""),
+    ("lob-key", ("live_", "test_"), r"(?:live|test)_[a-f0-9]{35}(?!\w)", ""),
+    (
+        "discord-webhook",
+        ("discord.com/api/webhooks/", "discordapp.com/api/webhooks/"),
+        r"discord(?:app)?\.com/api/webhooks/\d{5,30}/[\w-]{40,100}",
+        "",
+    ),
+    ("sonarqube-token", ("sqp_", "squ_", "sqa_"), r"sq[pua]_[a-f0-9]{40}(?!\w)", ""),
+    (
+        "circleci-token",
+        ("CCIPAT_", "CCIPRJ_"),
+        r"CCIP(?:AT|RJ)_[A-Za-z0-9]{16,40}_[a-f0-9]{40}",
+        "",
+    ),
+    ("buildkite-token", ("bkua_",), r"bkua_[a-f0-9]{40}(?!\w)", ""),
+    ("clojars-token", ("CLOJARS_",), r"CLOJARS_[a-z0-9]{60}(?!\w)", ""),
+    ("crates-token", ("cio",), r"cio[A-Za-z0-9]{32}(?!\w)", ""),
+    ("twitch-token", ("oauth:",), r"oauth:[a-z0-9]{30}(?!\w)", ""),
+    (
+        "launchdarkly-key",
+        ("sdk-", "mob-", "api-"),
+        r"(?:sdk|mob|api)-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}(?!\w)",
+        "-",
+    ),
+    ("dynatrace-token", ("dt0c01.",), r"dt0c01\.[A-Z0-9]{24}\.[A-Z0-9]{64}", ""),
+    ("hubspot-token", ("pat-na1-", "pat-eu1-"), r"pat-(?:na|eu)1-[0-9a-f-]{36}", ""),
+    ("prefect-key", ("pnu_",), r"pnu_[A-Za-z0-9]{36}(?!\w)", ""),
+    ("readme-key", ("rdme_",), r"rdme_[a-z0-9]{70}(?!\w)", ""),
+    ("typeform-token", ("tfp_",), r"tfp_[A-Za-z0-9_.=-]{59,70}", ""),
+    ("infracost-key", ("ico-",), r"ico-[A-Za-z0-9]{32}(?!\w)", "-"),
+    ("duffel-token", ("duffel_test_", "duffel_live_"), r"duffel_(?:test|live)_[\w=-]{43}", ""),
+    (
+        "plaid-token",
+        ("access-sandbox-", "access-development-", "access-production-"),
+        r"access-(?:sandbox|development|production)-[0-9a-f-]{36}",
+        "",
+    ),
+    ("openshift-token", ("sha256~",), r"sha256~[\w-]{43}(?![\w-])", ""),
+    ("nebula-key", ("dnkey-",), r"dnkey-[a-z0-9=_-]{26}-[a-z0-9=_-]{52}", ""),
+    ("adobe-key", ("p8e-",), r"p8e-[a-zA-Z0-9]{32}(?!\w)", "-"),
+    ("alibaba-key-id", ("LTAI",), r"LTAI[a-zA-Z0-9]{20}(?!\w)", ""),
+    ("jfrog-token", ("AKCp", "cmVmdGtu"), r"(?:AKCp[A-Za-z0-9]{69}|cmVmdGtu[A-Za-z0-9]{56})", ""),
+    ("scalingo-token", ("tk-us-",), r"tk-us-[\w-]{48}", ""),
+    ("frameio-token", ("fio-u-",), r"fio-u-[\w=-]{64}", ""),
+    ("salesforce-token", ("00D",), r"00D[A-Za-z0-9]{12,15}![A-Za-z0-9._]{60,200}", ""),
+    ("langsmith-key", ("lsv2_pt_", "lsv2_sk_"), r"lsv2_(?:pt|sk)_[a-f0-9]{32}_[a-f0-9]{10}", ""),
 )
 
 # Shapes whose anchor sits inside the token: (kind, anchors, pattern, locate).
 _MAILCHIMP = r"[0-9a-f]{32}-us\d{1,2}(?!\w)"
+_TERRAFORM = r"[A-Za-z0-9]{14}\.atlasv1\.[A-Za-z0-9_=-]{60,70}(?![\w=-])"
+_AZURE_CLIENT_SECRET = r"[A-Za-z0-9_~.-]{3}\d?Q~[A-Za-z0-9_~.-]{31,34}(?![\w~.-])"
+_FCM = r"AAAA[A-Za-z0-9_-]{7}:APA91b[A-Za-z0-9_-]{134,140}"
+_NEW_RELIC_LICENSE = r"[a-f0-9]{36}NRAL(?!\w)"
+
+
+def _locate_back(distance: int, extra: str = "") -> Locate:
+    """Build a locator that starts ``distance`` characters before the anchor."""
+
+    def locate(text: str, index: int) -> tuple[int, ...]:
+        start = index - distance
+        return (start,) if start >= 0 and _free_before(text, start, extra) else ()
+
+    return locate
+
+
+def _locate_azure_client_secret(text: str, index: int) -> tuple[int, ...]:
+    """Start 3 or 4 characters before ``Q~``, where an Azure client secret starts."""
+    return tuple(
+        start for start in (index - 4, index - 3) if start >= 0 and _free_before(text, start, "~.-")
+    )
+
+
 _TELEGRAM = r"\d{8,10}:AA[A-Za-z0-9_-]{33}(?![\w-])"
 
 
@@ -1062,7 +1218,8 @@ def _decide_url(match: re.Match[str]) -> tuple[int, int, str] | None:
 _HEADER = (
     r"(?i)authorization(?:\\?[\"'])?[ \t]*[:=][ \t]*(?:\\?[\"'])?"
     r"(?P<scheme>(?:bearer|basic|token|digest|negotiate|ntlm|apikey|api-key|sso-key|hmac|"
-    r"aws4-hmac-sha256|otp|jwt|key|oauth)[ \t]+)?(?=(?P<value>[^\r\n\"'\\]{1,2048}))"
+    r"aws4-hmac-sha256|otp|jwt|key|oauth|ssws|splunk|genieKey|klaviyo-api-key|dsn)[ \t]+)?"
+    r"(?=(?P<value>[^\r\n\"'\\]{1,2048}))"
 )
 _MULTI_PART_SCHEMES = ("digest", "hmac", "aws4-hmac-sha256")
 
@@ -1106,13 +1263,16 @@ def _decide_header(match: re.Match[str]) -> tuple[int, int, str] | None:
     return start, start + len(value), _marker("authorization")
 
 
-_BEARER = r"Bearer[ \t]+(?=(?P<value>[A-Za-z0-9._~+/=-]{16,2048}))"
+_BEARER = r"Bearer[ \t]+(?=(?P<value>[A-Za-z0-9._~+/=-]{8,2048}))"
 
 
 def _decide_bearer(match: re.Match[str]) -> tuple[int, int, str] | None:
     """Replace a bare ``Bearer <credential>`` outside an Authorization header."""
-    if _is_placeholder(match.group("value")):
+    value = match.group("value")
+    if _is_placeholder(value):
         return None
+    if len(value) < 16 and not (_looks_generated(value) and any(c.isdigit() for c in value)):  # noqa: PLR2004
+        return None  # "Bearer tokens", "Bearer auth": words
     return match.start("value"), match.end("value"), _marker("authorization")
 
 
@@ -1221,13 +1381,14 @@ def _takes_password(programs: set[str], flag: str, gap: str) -> bool:
 # Lowercase words whose presence in a name may make it secret (the anchors of name rules).
 # fmt: off
 _SECRET_ANCHORS = (
-    "pass", "pwd", "secret", "token", "key", "cred", "auth", "pin",
+    "pass", "pwd", "secret", "token", "key", "cred", "auth", "pin", "sess", "mnemonic",
 )
 # fmt: on
 
 _FLAG = (
     r"(?P<dash>--?)(?P<name>[A-Za-z][\w.-]{0,127})(?P<sep>=|[ \t]+)"
-    r"(?=(?P<value>\"(?:[^\"\\\n]|\\.){1,1024}\"|'[^'\n]{1,1024}'|(?!-)[^\s\"'`;&|<>()]{1,512}))"
+    r"(?=(?P<value>\"(?:[^\"\\\n]|\\.){1,1024}\"|'[^'\n]{1,1024}'"
+    r"|(?:(?<==)|(?!-))[^\s\"'`;&|<>()]{1,512}))"
 )
 _OPENSSL_REFERENCES = ("env:", "file:", "fd:", "stdin")
 
@@ -1265,7 +1426,7 @@ _ASSIGN = (
     r"|\"(?P<dq>(?:[^\"\\\n]|\\.){0,4096})\"?"
     r"|'(?P<sq>[^'\n]{0,4096})'?"
     r"|`(?P<bq>[^`\n]{0,4096})`?"
-    r"|(?P<bare>[^\s\"'`,;&|<>()\[\]{}]{1,256}))))"
+    r"|(?P<bare>[^\s\"'`,;&|<>()\[\]{}]{1,4096}))))"
 )
 _VALUE_GROUPS = ("edq", "dq", "sq", "bq", "bare")
 
@@ -1283,6 +1444,8 @@ def _decide_assign(match: re.Match[str]) -> tuple[int, int, str] | None:
         return None  # "secret:eks-local", "passwd:gecos": YAML needs a space after the colon
     if len(value) < _SHORTEST_SECRET or not _value_counts(value, classified[1]):
         return None  # cheap tests first: most names met in code hold ordinary values
+    if classified[0] == "cookie" and _is_uuid(value):
+        return None  # "sessionId": "<uuid>" in a transcript names a session, it opens none
     if _keep_assigned(match, group, value, strength=classified[1]) or _is_doc_field(name, match):
         return None  # ":param password: the password to use" documents, it does not assign
     return match.start(group), match.end(group), _marker(classified[0])
@@ -1319,6 +1482,8 @@ def _keep_assigned(  # noqa: PLR0911 - one early answer per kind of non-secret
     """Tell whether an assigned value is not a literal secret (see module docstring)."""
     if _is_placeholder(value) or _is_path(value):
         return True
+    if match.group("name") in ("PASS", "FAIL", "SKIP") and value.startswith(("Test", "test")):
+        return True  # a test runner's result line: "--- PASS: TestHandler/case_1"
     sep = match.group("sep").strip()
     if strength != ANY and sep in ("==", "!="):
         return True  # key == "accept_mode": comparing dictionary keys
@@ -1349,7 +1514,18 @@ def _decide_xml(match: re.Match[str]) -> tuple[int, int, str] | None:
     return match.start("value"), match.end("value"), _marker(classified[0])
 
 
-_NETRC = r"login\s+\S{1,256}\s+password\s+(?=(?P<value>\S{1,512}))"
+# A .netrc entry, also as printf writes one (``login u\\npassword p\\n``: literal escapes).
+_NETRC = (
+    r"(?:login|user)(?:\s|\\[nt]){1,8}[^\s\\]{1,256}(?:\s|\\[nt]){1,8}password"
+    r"(?:\s|\\[nt]){1,8}(?=(?P<value>[^\s\\'\"]{1,512}))"
+)
+
+
+def _locate_netrc(text: str, index: int) -> tuple[int, ...]:
+    r"""Start at ``login`` after a blank, or after a literal ``\n`` (``printf '...\nlogin u'``)."""
+    if _free_before(text, index, "-") or text[max(0, index - 2) : index] in ("\\n", "\\t"):
+        return (index,)
+    return ()
 
 
 def _decide_netrc(match: re.Match[str]) -> tuple[int, int, str] | None:
@@ -1724,6 +1900,774 @@ _PASSWORD_SUBJECTS = (
 
 
 # ---------------------------------------------------------------------------------------
+# Commands that carry a secret in an argument or read one from a pipe, and secret-setting
+# statements (SQL, .pgpass lines, "use X as NAME"). Each pass has a cheap guard; the shell
+# words of a line are read only on lines where a guard word occurs.
+# ---------------------------------------------------------------------------------------
+
+# fmt: off
+# Programs whose flags carry a password: {program: {flag: how the value is written}}.
+# "next": the next word; "glued": right after the flag (-pX); "either": both;
+# "after%": the part after % of the next word (user%password); "after,": after a comma.
+_LDAP = {"-w": "either"}
+_FLAG_SECRETS: dict[str, dict[str, str]] = {
+    **dict.fromkeys((
+        "ldapsearch", "ldapadd", "ldapmodify", "ldapdelete", "ldapwhoami", "ldapcompare",
+        "ldapmodrdn", "ldapexop", "ldapurl",
+    ), _LDAP),
+    "ldappasswd": {"-w": "either", "-s": "either", "-a": "either"},
+    "zip": {"-P": "next"}, "zipcloak": {"-P": "next"}, "unzip": {"-P": "next"},
+    "7z": {"-p": "glued"}, "7za": {"-p": "glued"}, "7zr": {"-p": "glued"},
+    "rar": {"-p": "glued"}, "unrar": {"-p": "glued"},
+    "sqlcmd": {"-P": "either"}, "bcp": {"-P": "either"}, "isql": {"-P": "either"},
+    "mosquitto_pub": {"-P": "next"}, "mosquitto_sub": {"-P": "next"},
+    "mosquitto_rr": {"-P": "next"},
+    "ssh-keygen": {"-N": "next", "-P": "next"},
+    "rdesktop": {"-p": "next"},
+    "smbclient": {"-U": "after%"}, "rpcclient": {"-U": "after%"}, "smbmap": {"-p": "next"},
+    "smbget": {"-U": "after%"}, "smbcacls": {"-U": "after%"}, "net": {"-U": "after%"},
+    "lftp": {"-u": "after,"},
+    "openssl": {"-k": "next", "-K": "next"},
+    "az": {"-p": "next"},
+    "mongosh": {"-p": "either"}, "mongodump": {"-p": "either"}, "mongorestore": {"-p": "either"},
+    "mongoexport": {"-p": "either"}, "mongoimport": {"-p": "either"},
+    "influx": {"-p": "next"},
+    "sshpass": {"-p": "either"},
+    "wget": {"--password": "next", "--http-password": "next", "--ftp-password": "next"},
+    "curl": {"-u": "after:", "--user": "after:", "--proxy-user": "after:", "-U": "after:"},
+}
+# Commands that store a secret: the values of their NAME=VALUE words and of these flags.
+_SECRET_STORES: dict[tuple[str, ...], tuple[str, ...]] = {
+    ("gh", "secret", "set"): ("--body", "-b"),
+    ("fly", "secrets", "set"): (),
+    ("flyctl", "secrets", "set"): (),
+    ("doppler", "secrets", "set"): (),
+    ("supabase", "secrets", "set"): (),
+    ("vault", "kv", "put"): (),
+    ("vault", "kv", "patch"): (),
+    ("kubectl", "create", "secret"): ("--from-literal",),
+    ("oc", "create", "secret"): ("--from-literal",),
+    ("aws", "ssm", "put-parameter"): ("--value",),
+    ("aws", "secretsmanager"): ("--secret-string", "--secret-binary"),
+    ("az", "keyvault", "secret", "set"): ("--value",),
+    ("netlify", "env:set"): (),
+    ("redis-cli", "auth"): (),
+}
+_STORE_PROGRAMS = frozenset(head[0] for head in _SECRET_STORES)
+# What reads a secret from its stdin, so that whatever is echoed into it is one.
+_STDIN_FLAGS = ("--password-stdin", "--stdin", "--passphrase-stdin", "--token-stdin")
+_STDIN_SINKS = (
+    ("chpasswd",), ("passwd",), ("gh", "secret", "set"), ("gh", "auth", "login"),
+    ("wrangler", "secret", "put"), ("vercel", "env", "add"), ("docker", "secret", "create"),
+    ("fly", "secrets", "import"), ("flyctl", "secrets", "import"), ("kubectl", "create", "secret"),
+    ("gcloud", "secrets"), ("vault", "login"), ("npx", "wrangler", "secret", "put"),
+    ("netlify", "env:set"), ("doppler", "secrets", "set"), ("htpasswd", "-i"),
+    ("cryptsetup",), ("security", "add-generic-password"),
+)
+_WRAPPERS = frozenset({"sudo", "env", "time", "nohup", "exec", "command", "doas", "npx", "pnpx"})
+_ECHOES = frozenset({"echo", "printf"})
+_COMMAND_GUARDS = (
+    "ldap", "zip", "7z", "rar", "sqlcmd", "bcp", "isql", "mosquitto", "ssh-keygen", "rdesktop",
+    "smb", "rpcclient", "net ", "lftp", "openssl", "az ", "mongo", "influx", "sshpass", "wget",
+    "secret", "stdin", "chpasswd", "passwd", "sudo -s", "vault", "ssm", "env:set", "htpasswd",
+    "rabbitmqctl", "redis-cli", "env add", "mc alias", "mcli alias", "curl",
+)
+# fmt: on
+
+
+def _apply_spans(text: str, spans: list[Span]) -> str:
+    """Replace each (start, end, kind) of ``spans`` by its marker; overlaps keep the first."""
+    if not spans:
+        return text
+    markers = _marker_spans(text)
+    pieces: list[str] = []
+    last = 0
+    for start, end, kind in sorted(spans):
+        if start < last or start >= end or any(a < end and start < b for a, b in markers):
+            continue  # overlapping an edit made already, or a marker of an earlier rule
+        pieces += (text[last:start], _marker(kind))
+        last = end
+    pieces.append(text[last:])
+    return "".join(pieces)
+
+
+def _marker_spans(text: str) -> list[tuple[int, int]]:
+    """Return where the markers already in ``text`` are (no later pass may cut into one)."""
+    spans = []
+    index = text.find(_MARK)
+    while index >= 0:
+        end = text.find("]", index)
+        end = len(text) if end < 0 else end + 1
+        spans.append((index, end))
+        index = text.find(_MARK, end)
+    return spans
+
+
+def _apply_commands(text: str, folded: str) -> str:
+    """Redact what the commands of the tables above carry (flags, stores, stdin sinks).
+
+    Only the lines where one of their names occurs are read as shell words.
+    """
+    lines: set[tuple[int, int]] = set()
+    for guard in _COMMAND_GUARDS:
+        index = folded.find(guard)
+        while index >= 0:
+            lines.add(_line_around(text, index))
+            index = folded.find(guard, index + 1)
+    spans: list[Span] = []
+    for start, end in sorted(lines):
+        for statement in _statements(text, start, end):
+            spans += _statement_spans(text, statement)
+    return _apply_spans(text, spans)
+
+
+def _line_around(text: str, index: int) -> tuple[int, int]:
+    """Return the line holding ``index``, continued over trailing backslashes (bounded)."""
+    start = text.rfind("\n", max(0, index - 4096), index) + 1
+    end = text.find("\n", index)
+    while 0 < end < len(text) and text[end - 1] == "\\" and end - start < 16384:  # noqa: PLR2004
+        end = text.find("\n", end + 1)
+    return start, (len(text) if end < 0 else end)
+
+
+def _statements(text: str, start: int, end: int) -> list[list[list[Span]]]:
+    """Split ``text[start:end]`` into statements of pipeline stages of shell words.
+
+    A word is ``(start, end, unquoted text)``; ``;``, ``&&`` and ``||`` end a statement,
+    ``|`` a stage.
+    """
+    statements: list[list[list[Span]]] = [[[]]]
+    for token in _shell_tokens(text, start, end):
+        if token[2] in ("\x00;", "\x00&&", "\x00||"):
+            statements.append([[]])
+        elif token[2] == "\x00|":
+            statements[-1].append([])
+        else:
+            statements[-1][-1].append(token)
+    return [[stage for stage in stmt if stage] for stmt in statements if any(stmt)]
+
+
+_OPERATORS = ("&&", "||", ";", "|")
+
+
+def _shell_tokens(text: str, start: int, end: int) -> list[Span]:
+    r"""Return the words of ``text[start:end]`` (quotes honoured) and its operators.
+
+    Operators come as ``(start, end, "\\x00" + operator)``, words as their unquoted text.
+    """
+    tokens: list[Span] = []
+    word: list[str] = []
+    i, begun, quote = start, -1, ""
+    while i < end:
+        char = text[i]
+        if quote:
+            quote, i = _in_quotes(text, i, end, quote, word)
+            continue
+        if char.isspace() or char in ";&|<>()":
+            if begun >= 0:
+                tokens.append((begun, i, "".join(word)))
+                word, begun = [], -1
+            operator = next((o for o in _OPERATORS if text.startswith(o, i)), "")
+            if operator:
+                tokens.append((i, i + len(operator), "\x00" + operator))
+                i += len(operator)
+                continue
+        elif char in "'\"":
+            quote, begun = char, (i if begun < 0 else begun)
+        else:
+            if char == "\\" and i + 1 < end:
+                i += 1
+            word.append(text[i])
+            begun = i if begun < 0 else begun
+        i += 1
+    if begun >= 0:
+        tokens.append((begun, end, "".join(word)))
+    return tokens
+
+
+def _in_quotes(text: str, i: int, end: int, quote: str, word: list[str]) -> tuple[str, int]:
+    """Read one character inside quotes into ``word``; return the quote still open and next i."""
+    char = text[i]
+    if char == quote:
+        return "", i + 1
+    if char == "\\" and quote == '"' and i + 1 < end:
+        word.append(text[i + 1])
+        return quote, i + 2
+    word.append(char)
+    return quote, i + 1
+
+
+def _command_of(stage: list[Span]) -> list[Span]:
+    """Drop leading ``VAR=value`` words and wrappers (``sudo -E``, ``env``, ``npx``).
+
+    When a known program appears later in the stage (text before a command: a log line,
+    an error message, a sentence), the command starts there.
+    """
+    for at, token in enumerate(stage[:32]):
+        name = token[2].rsplit("/", 1)[-1]
+        if at and (name in _FLAG_SECRETS or name in _ECHOES or name in _STORE_PROGRAMS):
+            return stage[at:]
+    index = 0
+    while index < len(stage):
+        word = stage[index][2]
+        if "=" in word and word.split("=", 1)[0].isidentifier():
+            index += 1
+        elif word.rsplit("/", 1)[-1] in _WRAPPERS:
+            index += 1
+            while index < len(stage) and stage[index][2].startswith("-"):
+                index += 1
+        else:
+            break
+    return stage[index:]
+
+
+def _program(words: list[Span]) -> str:
+    return words[0][2].rsplit("/", 1)[-1] if words else ""
+
+
+def _statement_spans(text: str, stages: list[list[Span]]) -> list[Span]:
+    spans: list[Span] = []
+    commands = [_command_of(stage) for stage in stages]
+    for number, words in enumerate(commands):
+        spans += _flag_spans(text, words) + _store_spans(text, words)
+        spans += _positional_spans(text, words)
+        following = commands[number + 1] if number + 1 < len(commands) else []
+        if _program(words) in _ECHOES and _reads_secret_from_stdin(following, stages[number + 1 :]):
+            spans += _echoed_spans(text, words)
+        if "<<<" in text[stages[number][0][0] : stages[number][-1][1] + 8] and _is_sink(words):
+            spans += _here_string_spans(text, stages[number])
+    return spans
+
+
+def _flag_spans(text: str, words: list[Span]) -> list[Span]:
+    flags = _FLAG_SECRETS.get(_program(words))
+    if not flags:
+        return []
+    spans: list[Span] = []
+    for index, (start, end, word) in enumerate(words[1:], 1):
+        for flag, form in flags.items():
+            glued = word.startswith(flag) and len(word) > len(flag) and form in ("glued", "either")
+            nxt = words[index + 1] if index + 1 < len(words) else None
+            if glued:
+                skip = len(flag) + (1 if word[len(flag) :].startswith("=") else 0)
+                spans += _unquoted(text, (start, end, word), skip)
+            elif word == flag and nxt is not None and form in ("next", "either"):
+                spans += _unquoted(text, nxt)
+            elif word == flag and nxt is not None and form in ("after%", "after,", "after:"):
+                cut = nxt[2].find(form[-1])
+                if cut > 0:
+                    spans += _unquoted(text, nxt, cut + 1)
+            elif word.startswith(flag + "=") and form == "next":
+                spans += _unquoted(text, (start, end, word), len(flag) + 1)
+    return spans
+
+
+def _unquoted(text: str, word: Span, skip: int = 0, kind: str = "password") -> list[Span]:
+    """Return the span of ``word``'s unquoted text past ``skip`` characters, quotes left out."""
+    start, end, inner = word
+    value = inner[skip:]
+    if not value or _is_placeholder(value) or _MARK in value:
+        return []
+    raw = text[start:end]
+    at = raw.rfind(value) if value in raw else -1
+    if at < 0:
+        return [(start, end, kind)]  # escapes inside: the whole word goes
+    return [(start + at, start + at + len(value), kind)]
+
+
+def _matches_head(words: list[Span], head: tuple[str, ...]) -> bool:
+    names = [w[2].rsplit("/", 1)[-1] if i == 0 else w[2].lower() for i, w in enumerate(words)]
+    return len(names) >= len(head) and tuple(names[: len(head)]) == head
+
+
+def _store_spans(text: str, words: list[Span]) -> list[Span]:
+    for head, flags in _SECRET_STORES.items():
+        if not _matches_head(words, head):
+            continue
+        spans: list[Span] = []
+        rest = words[len(head) :]
+        for index, word in enumerate(rest):
+            value_flag = next((f for f in flags if word[2] == f or word[2].startswith(f + "=")), "")
+            glued = next((f for f in flags if _glued_short(f, word[2])), "")
+            if glued and not value_flag:
+                spans += _unquoted(text, word, len(glued), kind="cli-secret")
+            elif value_flag and word[2] == value_flag and index + 1 < len(rest):
+                spans += _unquoted(text, rest[index + 1], kind="cli-secret")
+            elif value_flag:
+                inner = word[2][len(value_flag) + 1 :]
+                cut = inner.find("=") + 1 if value_flag == "--from-literal" else 0
+                spans += _unquoted(text, word, len(value_flag) + 1 + cut, kind="cli-secret")
+            elif "=" in word[2] and not word[2].startswith("-"):
+                name = word[2].split("=", 1)[0]
+                if name.replace("-", "_").replace(".", "_").isidentifier():
+                    spans += _unquoted(text, word, len(name) + 1, kind="cli-secret")
+        if head == ("redis-cli", "auth") and rest:
+            spans += _unquoted(text, rest[-1])
+        return spans
+    return []
+
+
+def _glued_short(flag: str, word: str) -> bool:
+    """Tell whether ``word`` is the short ``flag`` with its value glued on (``-bVALUE``)."""
+    return len(flag) == len("-b") and word.startswith(flag) and len(word) > len(flag)
+
+
+def _positional_spans(text: str, words: list[Span]) -> list[Span]:
+    """Passwords given as plain arguments: htpasswd -b, rabbitmqctl, net user, mc alias."""
+    program, args = _program(words), words[1:]
+    names = [w[2] for w in args]
+    if program == "htpasswd" and any(n.startswith("-") and "b" in n for n in names):
+        plain = [w for w in args if not w[2].startswith("-")]
+        return _unquoted(text, plain[-1]) if len(plain) >= 2 else []  # noqa: PLR2004 - user, pw
+    if program == "rabbitmqctl" and names[:1] in (["add_user"], ["change_password"]):
+        return _unquoted(text, args[2]) if len(args) >= 3 else []  # noqa: PLR2004
+    if program == "net" and names[:1] == ["user"] and len(args) >= 3:  # noqa: PLR2004
+        return [] if args[2][2].startswith(("/", "*")) else _unquoted(text, args[2])
+    if program in ("mc", "mcli") and names[:2] == ["alias", "set"] and len(args) >= 6:  # noqa: PLR2004
+        return _unquoted(text, args[5], kind="cli-secret")
+    return []
+
+
+def _is_sink(words: list[Span]) -> bool:
+    names = [w[2] for w in words]
+    if any(name in _STDIN_FLAGS for name in names) or ("-S" in names and _program(words) == "sudo"):
+        return True
+    if any(n in ("-pass", "-passin", "-passout") for n in names) and "stdin" in names:
+        return True
+    return any(_matches_head(words, head) for head in _STDIN_SINKS)
+
+
+def _reads_secret_from_stdin(words: list[Span], stages: list[list[Span]]) -> bool:
+    """Tell whether the stage after an echo reads a secret on stdin (``sudo -S`` too)."""
+    if stages and any(w[2] == "-S" for w in stages[0][:3]) and _program(stages[0]) == "sudo":
+        return True
+    return bool(words) and _is_sink(words)
+
+
+def _echoed_spans(text: str, words: list[Span]) -> list[Span]:
+    """Return the arguments of ``echo``/``printf`` piped into a sink (``%s`` formats kept)."""
+    args = [w for w in words[1:] if not (w[2].startswith("-") and len(w[2]) <= 3)]  # noqa: PLR2004
+    if _program(words) == "printf" and len(args) > 1:
+        args = args[1:]  # the first is the format
+    spans: list[Span] = []
+    for word in args:
+        value = word[2].replace("\\n", "").strip()
+        if value and value not in ("%s", "%s\\n"):
+            spans += _unquoted(text, word)
+    return spans
+
+
+def _here_string_spans(text: str, stage: list[Span]) -> list[Span]:
+    end = stage[-1][1]
+    at = text.find("<<<", stage[0][0], end + 8)
+    after = [w for w in stage if w[0] > at]
+    return _unquoted(text, after[0]) if at >= 0 and after else []
+
+
+# SQL that sets a password: ALTER/CREATE USER|ROLE|LOGIN ... [WITH] [ENCRYPTED] PASSWORD
+# 'x', IDENTIFIED [WITH plugin] BY 'x', SET PASSWORD [FOR u] = [PASSWORD(]'x'.
+_SQL = (
+    r"(?:\bpassword\b(?:[ \t]+for[ \t]+[^\s=;]{1,128})?(?:[ \t]*=[ \t]*|[ \t]+)"
+    r"(?:password[ \t]*\([ \t]*)?"
+    r"|\bidentified(?:[ \t]+with[ \t]+\w{1,64})?[ \t]+by[ \t]+(?:password[ \t]+)?)"
+    r"(?:(?P<q>\\?['\"])(?P<value>(?:(?!(?P=q)).){1,256}?)(?P=q)"
+    r"|(?<=by )(?P<bare>[^\s;'\"]*[\d!@#$%^&*=_-][^\s;'\"]*))"
+)
+
+
+_SQL_USER = r"\b(?:create|alter)[ \t]+(?:user|role|login)\b"
+
+
+def _apply_sql(text: str, folded: str) -> str:
+    if "password" not in folded and "identified" not in folded:
+        return text
+    spans = []
+    for match in _rx("sql", _SQL, re.IGNORECASE).finditer(text):
+        group = "value" if match.group("value") is not None else "bare"
+        if group == "bare" and not _rx("sql-user", _SQL_USER, re.IGNORECASE).search(
+            text, max(0, match.start() - 200), match.start()
+        ):
+            continue  # "identified by the next token": prose, not a CREATE USER
+        if not _is_placeholder(match.group(group)):
+            spans.append((match.start(group), match.end(group), "password"))
+    return _apply_spans(text, spans)
+
+
+# A line of ~/.pgpass: host:port:database:user:password.
+_PGPASS = (
+    r"(?m)(?:^|(?<=[\s'\"]))"
+    r"(?:localhost|\*|[\w-]{1,63}(?:\.[\w-]{1,63}){1,8}|\[[0-9a-fA-F:]{2,45}\]|/[\w/.-]{1,200}):"
+    r"(?:\d{3,5}|\*):"
+    r"[^\s:'\"]{1,63}:[^\s:'\"]{1,63}:(?P<value>(?:\\:|[^\s'\"\\:]){1,512})(?=[\s'\"]|$)"
+)
+
+
+def _has_pgpass_line(text: str) -> bool:
+    """Tell cheaply whether a line reads ``host:port:db:user:password`` (before any regex)."""
+    if text.count(":") < 4:  # noqa: PLR2004 - five fields
+        return False
+    for line in text.splitlines():
+        fields = line.strip(" \t'\"").split(":")
+        if len(fields) >= 5 and (fields[1].isdigit() or fields[1] == "*") and all(fields[:4]):  # noqa: PLR2004
+            return True
+    return False
+
+
+def _apply_pgpass(text: str, folded: str) -> str:
+    if "pgpass" not in folded and ":*:" not in text and not _has_pgpass_line(text):
+        return text
+    spans = [
+        (m.start("value"), m.end("value"), "password")
+        for m in _rx("pgpass", _PGPASS).finditer(text)
+        if not _is_placeholder(m.group("value"))
+    ]
+    return _apply_spans(text, spans)
+
+
+# "use <value> as REDIS_PASSWORD", "set <value> as the API key"; "<value>를 DB_PASSWORD로".
+_NAMED_AFTER = (
+    r"(?<![^\s\"'`(])(?P<q>[\"'`]?)(?P<value>[^\s\"'`]{3,512})(?P=q)"
+    r"[ \t]+(?i:as|for|into|goes?[ \t]+(?:in|into|to)|is[ \t]+(?:the|our|my)|=)"
+    r"[ \t]+(?i:the[ \t]+|our[ \t]+|my[ \t]+)?`?"
+    r"(?P<name>[A-Z][A-Z0-9]*_[A-Z0-9_]{1,120}|[A-Z]{3,40})\b"
+)
+# "<value> is the webhook secret", "<value> is our staging API key".
+_VALUE_IS_THE_SECRET = (
+    r"(?<![^\s\"'`(])(?P<q>[\"'`]?)(?P<value>[^\s\"'`]{6,512})(?P=q)[ \t]+(?:is|was|=)[ \t]+"
+    r"(?:(?:the|our|my|your|a|an)[ \t]+)?(?:[\w-]{1,24}[ \t]+){0,3}"
+    r"(?:secret|password|passphrase|passcode|token|api[ \t_-]?key|key|credential|pw)\b"
+)
+# "set REDIS_PASSWORD to <value>", "change the API_KEY to <value>".
+_NAMED_BEFORE = (
+    r"\b(?i:set|put|change|update|make)[ \t]+(?i:the[ \t]+)?"
+    r"`?(?P<name>[A-Z][A-Z0-9]*_[A-Z0-9_]{1,120}|[A-Z]{3,40})`?"
+    r"[ \t]+(?i:to|=)[ \t]+(?P<q>[\"'`]?)(?P<value>[^\s\"'`]{3,512})(?P=q)"
+)
+_NAMED_AFTER_KO = (
+    r"(?<![\w+/=.~!@#$%^&*-])(?P<q>[\"'`]?)(?P<value>[A-Za-z0-9+/=_.~!@#$%^&*-]{3,512})(?P=q)"
+    r"(?![A-Za-z0-9+/=_.~!@#$%^&*-])"
+    r"[ \t]*(?:[\uac00-\ud7a3]{1,4}[ \t]*){0,2}"
+    r"`?(?P<name>[A-Z][A-Z0-9]*_[A-Z0-9_]{1,120}|[A-Z]{3,40})`?(?=[ \t]*[\uac00-\ud7a3])"
+)
+
+
+# An echo in a process substitution fed to a command: "--data-file <(echo -n 'x')".
+_ECHO_SUBSTITUTION = (
+    r"<\([ \t]*(?:echo|printf)(?:[ \t]+-[a-zA-Z]{1,3})*[ \t]+"
+    r"(?:(?P<q>['\"])(?P<value>[^'\"\n]{1,512})(?P=q)|(?P<bare>[^\s)'\"]{1,512}))[ \t]*\)"
+)
+
+
+def _apply_echo_substitution(text: str, folded: str) -> str:
+    if "<(" not in text or not any(w in folded for w in ("secret", "pass", "token", "key")):
+        return text
+    spans = []
+    for match in _rx("echo-substitution", _ECHO_SUBSTITUTION).finditer(text):
+        group = "value" if match.group("value") is not None else "bare"
+        if not _is_placeholder(match.group(group)):
+            spans.append((match.start(group), match.end(group), "cli-secret"))
+    return _apply_spans(text, spans)
+
+
+# A wallet's recovery phrase: 12 to 24 lower-case words after its name.
+_MNEMONIC = (
+    r"(?:mnemonic|seed[ \t_-]?phrase|recovery[ \t_-]?phrase|secret[ \t_-]?phrase"
+    r"|니모닉|시드[ \t]?(?:문구|구문))"
+    r"[^\n\w]{0,12}(?:[은는이가]?[ \t]*)?[\"'`]?(?P<value>(?:[a-z]{3,8}[ \t]+){11,23}[a-z]{3,8})"
+)
+
+
+# A row of a key/value table (vault kv get, op item get): "password    <value>".
+_TABLE_ROW = r"(?m)^[ \t]*(?P<name>[A-Za-z_][\w.-]{0,63})[ \t]{2,}(?P<value>\S{3,512})[ \t]*$"
+
+
+def _apply_table_rows(text: str, folded: str) -> str:
+    if "  " not in text or not any(anchor in folded for anchor in _SECRET_ANCHORS):
+        return text
+    spans: list[Span] = []
+    for match in _rx("table-row", _TABLE_ROW).finditer(text):
+        classified = _name_kind(match.group("name"))
+        value = match.group("value")
+        if classified is None or _is_placeholder(value) or _is_path(value):
+            continue
+        if classified[1] == ANY or _value_counts(value, classified[1]):
+            spans.append((match.start("value"), match.end("value"), classified[0]))
+    return _apply_spans(text, spans)
+
+
+def _apply_mnemonic(text: str, folded: str) -> str:
+    if not any(w in folded for w in ("mnemonic", "phrase", "니모닉", "시드")):
+        return text
+    spans = [
+        (m.start("value"), m.end("value"), "mnemonic")
+        for m in _rx("mnemonic", _MNEMONIC, re.IGNORECASE).finditer(text)
+    ]
+    return _apply_spans(text, spans)
+
+
+# Credentials told in prose: "login with bob / <pw>", "admin login: admin / <pw>",
+# "pw for the vpn is <pw>", "the password you gave (`<pw>`)", "비번 <pw> 로", "암호: <pw>".
+_USER_SLASH_PASSWORD = (
+    r"(?:log(?:ged)?[ \t-]?in|sign(?:ed)?[ \t-]?in|credentials?|creds|account|계정|로그인)"
+    r"[^\n]{0,40}?(?<![\w/.-])(?P<user>[\w.@+-]{2,64})[ \t]*/[ \t]*(?:비번[ \t]*|pw[ \t]*)?"
+    r"(?P<value>[^\s/'\"`,;)]{4,128})"
+)
+_SHORT_PASSWORD_NAME = (
+    r"\b(?:pw|pwd|pass|passwd)\b(?:[ \t]+for[ \t]+[^\n]{1,40}?)?[ \t]+(?:is|was|=|:)[ \t]+"
+    r"(?P<q>[\"'`]?)(?P<value>[^\s\"'`]{4,128})(?P=q)"
+)
+_PASSWORD_THEN_QUOTED = r"\bpassword\b[^\n`\"']{0,48}?[(\s][`\"'](?P<value>[^`\"'\s]{4,128})[`\"']"
+_KO_PASSWORD_BARE = (
+    r"(?:비밀[ \t]?번호|비번|암호|패스워드)[ \t]*[:：]?[ \t]+"
+    r"(?P<value>[A-Za-z0-9!@#$%^&*()_+=.~-]{4,128})"
+)
+# A password people make up: letters, digits and a symbol inside, mixed case, no spaces.
+_PASSWORD_SHAPE = (
+    r"(?<![\w!#$%^&*+?~.@/=:-])"
+    r"(?=[^\s]{0,31}[A-Z])(?=[^\s]{0,31}[a-z])(?=[^\s]{0,31}\d)"
+    r"(?P<value>[A-Za-z0-9][A-Za-z0-9._-]{0,30}[!#$%^&*+?~@][A-Za-z0-9!#$%^&*+?~._-]{1,30}"
+    r"|[A-Z][a-z]{2,11}[._][A-Z][a-z]{2,11}\d{2,6})"
+    r"(?![\w!#$%^&*+?~.@/=:-])"
+)
+# "creds are ops:Amber!Saffron9943", "login: bob:hunter22".
+_USER_COLON_PASSWORD = (
+    r"(?:creds|credentials?|login|계정)[ \t]*(?:are|is|:|=)?[ \t]*"
+    r"(?<![\w/.-])[\w.@+-]{2,64}:(?P<value>[^\s/'\"`,;)]{4,128})"
+)
+
+
+_LOGIN_WORDS = (
+    "login",
+    "log in",
+    "logged in",
+    "log-in",
+    "sign in",
+    "signin",
+    "signed in",
+    "credential",
+    "creds",
+    "account",
+    "계정",
+    "로그인",
+)
+
+
+# redis-cli's interactive AUTH: "127.0.0.1:6379> AUTH <pw>", "AUTH user <pw>".
+_REDIS_AUTH = r"(?m)(?:^|>[ \t]?)AUTH[ \t]+(?:[\w.-]{1,64}[ \t]+)?(?P<value>\S{3,256})[ \t]*$"
+# A password passed to a login call: login("bob", "pw"), authenticate(user="bob", password=…).
+_CREDENTIAL_CALL = (
+    r"\b(?:log_?in|sign_?in|authenticate|auth|connect|basic_auth|set_password)\([ \t]*"
+    r"[\"'][^\"'\n]{1,64}[\"'][ \t]*,[ \t]*[\"'](?P<value>[^\"'\n]{4,128})[\"']"
+)
+
+
+def _apply_prose_credentials(text: str, folded: str) -> str:
+    spans: list[Span] = []
+    patterns = [
+        (
+            "user-slash",
+            _USER_SLASH_PASSWORD,
+            _LOGIN_WORDS if " / " in text or "/비번" in text else (),
+        ),
+        ("short-name", _SHORT_PASSWORD_NAME, ("pw ", "pwd", "pass ", "pass:", "passwd")),
+        ("redis-auth", _REDIS_AUTH, ("auth ",)),
+        ("password-quoted", _PASSWORD_THEN_QUOTED, ("password",)),
+        ("ko-password", _KO_PASSWORD_BARE, ("비밀", "비번", "암호", "패스워드")),
+        ("user-colon", _USER_COLON_PASSWORD, ("creds", "credential", "login", "계정")),
+        ("credential-call", _CREDENTIAL_CALL, ("login(", "log_in(", "sign", "auth", "connect(")),
+    ]
+    for key, source, guards in patterns:
+        if any(guard in folded for guard in guards):
+            for match in _rx(key, source, re.IGNORECASE).finditer(text):
+                value = _strip_value(match.group("value"))
+                if _prose_password(value):
+                    start = match.start("value")
+                    spans.append((start, start + len(value), "password"))
+    if _has_inner_symbol(text) or _has_word_join(text):
+        for match in _rx("password-shape", _PASSWORD_SHAPE).finditer(text):
+            value = match.group("value")
+            if _MARK not in value and _made_up(value):
+                spans.append((match.start("value"), match.end("value"), "password"))
+    return _apply_spans(text, spans)
+
+
+def _made_up(value: str) -> bool:
+    """Tell whether a password-shaped token is made up, not code, an address or a locale.
+
+    After its first symbol a password goes on with digits or capitals (``Amber$Pixel7414``);
+    ``January+12``, ``sr_RS.UTF-8@latin`` and ``bob@acme.io`` do not.
+    """
+    _, at, domain = value.partition("@")
+    if at and "." in domain:
+        return False  # an address: bob@acme.io, pkg@1.2.3
+    cut = next((i for i, c in enumerate(value) if c in "!#$%^&*+?~@"), -1)
+    if cut < 0:
+        return True  # the Word.Word1234 shape
+    head, tail = value[:cut], value[cut + 1 :]
+    letters = sum(c.isalpha() for c in value)
+    digits = sum(c.isdigit() for c in value)
+    return (
+        letters >= 3  # noqa: PLR2004
+        and digits >= 2  # noqa: PLR2004
+        and sum(c.isalpha() for c in head) >= 2  # noqa: PLR2004 - "d&0x1F" is code
+        and any(c.isalpha() for c in tail)
+        and any(c.isdigit() or c.isupper() for c in tail)
+    )
+
+
+def _has_inner_symbol(text: str) -> bool:
+    """Tell whether a symbol of a made-up password sits between a letter or digit and another.
+
+    A cheap test (``str.find`` per symbol) before the password pattern is compiled.
+    """
+    for symbol in "!#$%^&*+?~@":
+        index = text.find(symbol, 1)
+        tries = 0
+        while 0 < index < len(text) - 1 and tries < 64:  # noqa: PLR2004 - bounded
+            if text[index - 1].isalnum() and text[index + 1].isalnum():
+                return True
+            index = text.find(symbol, index + 1)
+            tries += 1
+    return False
+
+
+def _has_word_join(text: str) -> bool:
+    """Tell whether capitalised words are joined by ``.`` or ``_`` (``Copper.Willow``)."""
+    for joint in "._":
+        index = text.find(joint, 1)
+        tries = 0
+        while 0 < index < len(text) - 1 and tries < 64:  # noqa: PLR2004 - bounded
+            if text[index - 1].islower() and text[index + 1].isupper():
+                return True
+            index = text.find(joint, index + 1)
+            tries += 1
+    return False
+
+
+# Commands whose output is a secret: whatever they print on their own line is one.
+_SECRET_READ = (
+    r"\bop[ \t]+(?:read|item[ \t]+get[^\n]{0,120}(?:--reveal|--fields))"
+    r"|\bvault[ \t]+(?:kv[ \t]+get|read)[^\n]{0,120}-field"
+    r"|\baws[ \t]+secretsmanager[ \t]+get-secret-value"
+    r"|\baws[ \t]+ssm[ \t]+get-parameters?\b[^\n]{0,200}--with-decryption"
+    r"|\bgcloud[ \t]+secrets[ \t]+versions[ \t]+access|\baz[ \t]+keyvault[ \t]+secret[ \t]+show"
+    r"|\bsecurity[ \t]+find-(?:generic|internet)-password[^\n]{0,200}-w\b"
+    r"|\b(?:gopass|pass)[ \t]+show\b|\bdoppler[ \t]+secrets[ \t]+get|\bheroku[ \t]+config:get"
+    r"|\bkubectl[ \t]+get[ \t]+secrets?\b[^\n]{0,200}jsonpath"
+    r"|\bbw[ \t]+get[ \t]+password|\blpass[ \t]+show[^\n]{0,120}--password"
+)
+_SECRET_READ_GUARDS = (
+    "op read",
+    "op item",
+    "vault ",
+    "secretsmanager",
+    "ssm get",
+    "gcloud secrets",
+    "keyvault",
+    "find-generic",
+    "find-internet",
+    "pass show",
+    "doppler",
+    "config:get",
+    "kubectl get secret",
+    "bw get",
+    "lpass",
+)
+
+
+def reads_secret(command: str) -> bool:
+    """Tell whether ``command`` prints a secret (``op read``, ``vault kv get -field``...).
+
+    >>> reads_secret("op read op://Eng/api/credential"), reads_secret("op --version")
+    (True, False)
+    """
+    folded = command.lower()
+    if not any(guard in folded for guard in _SECRET_READ_GUARDS):
+        return False
+    return bool(_rx("secret-read", _SECRET_READ, re.IGNORECASE).search(command))
+
+
+def _apply_secret_reads(text: str, folded: str) -> str:
+    """Redact the one-word lines printed right after a command that reads a secret."""
+    if not any(guard in folded for guard in _SECRET_READ_GUARDS):
+        return text
+    spans: list[Span] = []
+    for match in _rx("secret-read", _SECRET_READ, re.IGNORECASE).finditer(text):
+        position = text.find("\n", match.end())
+        for _line in range(4):  # the value, perhaps after a blank line or two
+            if position < 0:
+                break
+            end = text.find("\n", position + 1)
+            end = len(text) if end < 0 else end
+            line = text[position + 1 : end]
+            value = line.strip().strip("`")
+            if value and " " not in value and not _is_placeholder(value):
+                start = position + 1 + line.find(value)
+                spans.append((start, start + len(value), "secret-output"))
+                break
+            position = end if end < len(text) else -1
+    return _apply_spans(text, spans)
+
+
+def _prose_password(value: str) -> bool:
+    """Tell whether a value told in prose is a password, not a word, a path or code."""
+    if _MARK in value or _is_placeholder(value) or _is_path(value) or _is_prose_word(value):
+        return False
+    if any(c in value for c in "()[]{},;") or _is_code(value, ""):
+        return False  # "passwd = _raw_input(prompt, …)": code
+    if "=" in value and value.split("=", 1)[0].isidentifier():
+        return False  # "key=value": an assignment, read by the assignment rule
+    if value.isalpha() and (value.islower() or value.istitle()):
+        return False  # "reset", "Expired": a word
+    if any(c.isdigit() for c in value) or any(not c.isalnum() for c in value):
+        return True
+    return len(value) >= 8 and value != value.lower() and value != value.upper()  # noqa: PLR2004
+
+
+def _anchor_follows(folded: str, words: tuple[str, ...], within: int) -> bool:
+    """Tell whether a secret's name may follow one of ``words`` (cheap, before any regex)."""
+    for word in words:
+        index = folded.find(word)
+        tries = 0
+        while index >= 0 and tries < 64:  # noqa: PLR2004 - bounded
+            window = folded[index + len(word) : index + len(word) + within]
+            if any(anchor in window for anchor in _SECRET_ANCHORS):
+                return True
+            index = folded.find(word, index + 1)
+            tries += 1
+    return False
+
+
+def _apply_named_after(text: str, folded: str) -> str:
+    spans: list[Span] = []
+    if _anchor_follows(folded, (" as ", " for ", " into ", " is ", " = "), 40):
+        spans += _named_after_spans(_rx("named-after", _NAMED_AFTER), text)
+    if _anchor_follows(folded, (" is ", " was ", " = "), 48):
+        for match in _rx("value-is-the-secret", _VALUE_IS_THE_SECRET, re.IGNORECASE).finditer(text):
+            value = _strip_value(match.group("value"))
+            if _prose_password(value) and (_looks_generated(value) or len(value) >= 12):  # noqa: PLR2004
+                spans.append((match.start("value"), match.start("value") + len(value), "secret"))
+    if _anchor_follows(folded, ("set ", "put ", "change ", "update ", "make "), 24):
+        spans += _named_after_spans(_rx("named-before", _NAMED_BEFORE), text)
+    if not text.isascii() and _rx("hangul", "[\uac00-\ud7a3]").search(text):
+        spans += _named_after_spans(_rx("named-after-ko", _NAMED_AFTER_KO), text)
+    return _apply_spans(text, spans)
+
+
+def _named_after_spans(pattern: re.Pattern[str], text: str) -> list[Span]:
+    spans: list[Span] = []
+    for match in pattern.finditer(text):
+        classified = _name_kind(match.group("name"))
+        value = _strip_value(match.group("value"))
+        if classified is None or _is_placeholder(value) or _is_path(value):
+            continue
+        if len(value) < _SHORTEST_SECRET + 3 or _is_prose_word(value) or _is_code(value, ""):
+            continue  # "use the default as PASSWORD", "treat this as FOO_KEY"
+        spans.append((match.start("value"), match.start("value") + len(value), classified[0]))
+    return spans
+
+
+# ---------------------------------------------------------------------------------------
 # The pipeline, in the order the rules run: private keys, token shapes (most specific
 # kinds first), then context rules; each later rule sees the markers of earlier ones and
 # leaves them alone.
@@ -1734,6 +2678,8 @@ _FOLLOW = (_TOKEN_CHARS, 12)
 _SHAPE_FOLLOW: dict[str, tuple[frozenset[str] | None, int]] = {
     "twilio-key": (frozenset("SKAC0123456789abcdef"), 34),
     "slack-webhook": (None, 0),
+    "discord-webhook": (None, 0),
+    "twitch-token": (None, 0),
     "sentry-token": (_TOKEN_CHARS | frozenset("+/="), 12),
     "grafana-token": (_TOKEN_CHARS | frozenset("+/="), 12),
 }
@@ -1751,6 +2697,28 @@ _RULES: tuple[_Rule, ...] = (
         for kind, anchors, source, extra in _SHAPES
     ),
     _Rule("mailchimp-key", ("-us",), _MAILCHIMP, _locate_mailchimp, _shape_decide("mailchimp-key")),
+    _Rule(
+        "terraform-token",
+        (".atlasv1.",),
+        _TERRAFORM,
+        _locate_back(14),
+        _shape_decide("terraform-token"),
+    ),
+    _Rule(
+        "azure-client-secret",
+        ("Q~",),
+        _AZURE_CLIENT_SECRET,
+        _locate_azure_client_secret,
+        _shape_decide("azure-client-secret"),
+    ),
+    _Rule("fcm-server-key", (":APA91b",), _FCM, _locate_back(11), _shape_decide("fcm-server-key")),
+    _Rule(
+        "newrelic-license-key",
+        ("NRAL",),
+        _NEW_RELIC_LICENSE,
+        _locate_back(36),
+        _shape_decide("newrelic-license-key"),
+    ),
     _Rule(
         "telegram-bot-token",
         (":AA",),
@@ -1796,16 +2764,33 @@ _RULES: tuple[_Rule, ...] = (
     _Rule("flag", _SECRET_ANCHORS, _FLAG, _locate_flag, _decide_flag, fold=True, requires=("-",)),
     _Rule("assign", _SECRET_ANCHORS, _ASSIGN, _locate_assign, _decide_assign, fold=True),
     _Rule("xml", _SECRET_ANCHORS, _XML, _locate_xml, _decide_xml, fold=True, requires=("</",)),
-    _Rule("netrc", ("login",), _NETRC, _at("-"), _decide_netrc, requires=("password",)),
+    _Rule("netrc", ("login",), _NETRC, _locate_netrc, _decide_netrc, requires=("password",)),
     _Rule("spaced", _SECRET_ANCHORS, _SPACED, _locate_spaced, _decide_spaced, fold=True),
     _Rule("prose-en", _PROSE_EN_ANCHORS, "", _at("-"), scan=_scan_prose_en, fold=True),
     _Rule("prose-ko", _PROSE_KO_ANCHORS, "", _locate_ko, scan=_scan_prose_ko, fold=True),
+)
+
+# Passes over the whole text after the rules: each sees the markers of those before it.
+_PASSES = (
+    _apply_commands,
+    _apply_secret_reads,
+    _apply_echo_substitution,
+    _apply_sql,
+    _apply_pgpass,
+    _apply_named_after,
+    _apply_table_rows,
+    _apply_mnemonic,
+    _apply_prose_credentials,
 )
 
 SECRET_KINDS: tuple[str, ...] = (
     "private-key",
     *(kind for kind, _, _, _ in _SHAPES),
     "mailchimp-key",
+    "terraform-token",
+    "azure-client-secret",
+    "fcm-server-key",
+    "newrelic-license-key",
     "telegram-bot-token",
     "aws-access-key-id",
     "aws-secret-access-key",
@@ -1820,6 +2805,9 @@ SECRET_KINDS: tuple[str, ...] = (
     "cli-secret",
     "env-secret",
     "secret",
+    "mnemonic",
+    "secret-output",
+    "high-entropy-token",
     "too-deep",
     "redaction-error",
 )
@@ -1854,10 +2842,24 @@ def _redact(text: str) -> str:
         if rule.fold and folded_from is not text:
             folded_from, folded = text, _folded(text)
         text = _run(rule, text, folded)
-    return text
+    for apply in _PASSES:
+        text = apply(text, _folded(text))
+    return _apply_bare_tokens(text)
+
+
+def _apply_bare_tokens(text: str) -> str:
+    """Last, what no rule named: machine-made tokens standing alone (core/entropy.py)."""
+    if len(text) < MIN_LENGTH:
+        return text
+    spans = bare_tokens(text)
+    if not spans:
+        return text
+    return _apply_spans(text, [(start, end, "high-entropy-token") for start, end in spans])
 
 
 _MAX_DEPTH = 100
+# The fields of a tool call that hold what a command printed.
+_OUTPUT_KEYS = frozenset({"output", "stdout", "stderr", "content", "result", "error"})
 
 
 def redact_value(obj: object, _depth: int = 0) -> object:
@@ -1873,8 +2875,16 @@ def redact_value(obj: object, _depth: int = 0) -> object:
     if isinstance(obj, str):
         return redact(obj)
     if isinstance(obj, dict):
+        secret_output = isinstance(obj.get("command"), str) and reads_secret(obj["command"])
         return {
-            redact_value(key, _depth + 1): _redact_entry(key, value, _depth + 1)
+            redact_value(key, _depth + 1): (
+                _marker("secret-output")
+                if secret_output
+                and key in _OUTPUT_KEYS
+                and isinstance(value, str)
+                and value.strip()
+                else _redact_entry(key, value, _depth + 1)
+            )
             for key, value in obj.items()
         }
     if isinstance(obj, list):
@@ -1910,6 +2920,8 @@ def _entry_kind(key: str, value: str | float) -> str | None:
     text = value if isinstance(value, str) else str(value)
     if _is_placeholder(text) or not _value_counts(text, classified[1]):
         return None
+    if classified[0] == "cookie" and _is_uuid(text):
+        return None  # a session's UUID (Claude Code's session_id), not a cookie's value
     if isinstance(value, str) and (_is_path(text) or "\n" in text.strip()):
         return None  # a multi-line text under a secret-ish key is redacted line by line
     return classified[0]
