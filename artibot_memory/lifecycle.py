@@ -6,8 +6,9 @@ with the standard library only. What comes here:
 - **SessionStart**: ingest the journal, prune what expired, and return the relevant
   context of the session's project (its git top-level) as ``additionalContext``, or
   nothing when there is nothing to say.
-- **UserPromptSubmit** and **SessionEnd**, directly or as journal records deferred by the
-  fast path: count slash commands, save stated preferences, summarise the session.
+- **UserPromptSubmit**, **SessionEnd** and **PreCompact**, directly or as journal records
+  deferred by the fast path: count slash commands, save stated preferences, summarise the
+  session (at its end, and as a checkpoint before each compaction).
 
 Hooks return a dict (printed as one JSON object) or None; the launcher catches every
 exception, logs it and exits 0.
@@ -15,23 +16,26 @@ exception, logs it and exits 0.
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable
 from typing import Any
 
 from artibot_memory.api import memories
-from artibot_memory.api.ingest import IngestReport, Record, ingest_journal
+from artibot_memory.api.ingest import IngestReport, Record, ingest_journal, refine_errors
 from artibot_memory.api.prune import prune
 from artibot_memory.capture.hooklog import log_failure, write_log
-from artibot_memory.capture.prompts import detect_preferences, slash_command
+from artibot_memory.capture.prompts import Detected, detect_preferences, slash_command
 from artibot_memory.capture.summary import render_summary
 from artibot_memory.capture.transcript import read_transcript
 from artibot_memory.core import clock
 from artibot_memory.core.errors import StoreError
 from artibot_memory.core.paths import memory_home
 from artibot_memory.core.project import project_of
+from artibot_memory.core.redact import redact
 from artibot_memory.recall.context import RenderedContext, note_shown, render_context
 from artibot_memory.recall.startcache import session_start_output, write_cache
-from artibot_memory.store.model import MemoryType, Source, State
+from artibot_memory.store.model import MemoryType, Scope, Source, State
+from artibot_memory.text.tokens import normalize_text
 
 Payload = dict[str, Any]
 SESSION_KEY_PREFIX = "session:"
@@ -78,11 +82,11 @@ def _log_unusable(exc: StoreError) -> None:
 def ingest() -> IngestReport:
     """Drain the journal into the stores, handling deferred prompts and session ends.
 
-    Projects whose session ended get their SessionStart context rendered afresh, so the
-    next session there starts on the fast path.
+    Projects whose session ended (or was checkpointed before a compaction) get their
+    SessionStart context rendered afresh, so the next session there starts on the fast path.
     """
     report = ingest_journal(on_deferred=process_deferred)
-    ended = {project_of(_text(r, "cwd")) for r in report.deferred if r.get("event") == "SessionEnd"}
+    ended = {project_of(_text(r, "cwd")) for r in report.deferred if r.get("event") in SUMMARIES}
     for project in ended:
         refresh_start_cache(project)
     return report
@@ -95,35 +99,55 @@ def process_deferred(record: Record) -> None:
         handler(record)
 
 
+MACHINE_PROMPTS = frozenset({"system", "loop_wakeup", "schedule_wakeup", "poll_event"})
+CONFIDENCE = {"asked to remember": 0.9, "stated as a rule": 0.8, "a project fact": 0.8}
+
+
 def on_user_prompt(payload: Payload) -> None:
-    """Count a slash command; save stated preferences (pending) and explicit ones (active)."""
+    """Count a slash command; keep what the prompt states: preferences and project facts.
+
+    Detection reads the redacted prompt, so a sentence that held a secret is left out
+    whole (:mod:`artibot_memory.capture.prompts`). A preference scoped to the project, and
+    a fact of the project, are stored with the prompt's project (the cwd's git top-level)
+    and left out when there is none; prompts Claude Code wrote itself are not the user's.
+    """
     prompt = _text(payload, "prompt") or ""
-    session_id = _text(payload, "session_id")
+    project = project_of(_text(payload, "cwd"))
+    source = _source(payload, "UserPromptSubmit")
     drafts = []
     command = slash_command(prompt)
     if command:
-        project = project_of(_text(payload, "cwd"))
-        drafts.append(
-            memories.Draft(
-                MemoryType.COMMAND,
-                command,
-                project=project,
-                source=_source(payload, "UserPromptSubmit"),
-            )
-        )
-    for found in detect_preferences(prompt):
-        drafts.append(
-            memories.Draft(
-                MemoryType.PREFERENCE,
-                found.text,
-                state=State.ACTIVE if found.explicit else State.PENDING,
-                confidence=0.9 if found.explicit else 0.5,
-                why="asked to remember" if found.explicit else "stated in a prompt",
-                source=Source(channel="hook:UserPromptSubmit", session_id=session_id),
-            )
-        )
+        drafts.append(memories.Draft(MemoryType.COMMAND, command, project=project, source=source))
+    if payload.get("source") not in MACHINE_PROMPTS:
+        observation = _text(payload, "prompt_id")
+        for found in detect_preferences(redact(prompt)):
+            if project is not None or not _is_local(found):
+                drafts.append(_remembered(found, project, source, observation))
     if drafts:
         memories.save_many(drafts)
+
+
+def _is_local(found: Detected) -> bool:
+    return found.kind == MemoryType.CONTEXT.value or found.scope == Scope.PROJECT.value
+
+
+def _remembered(
+    found: Detected, project: str | None, source: Source, observation: str | None
+) -> memories.Draft:
+    """Return the draft of a detected preference or fact: its key, scope, state, why."""
+    local = _is_local(found)
+    return memories.Draft(
+        MemoryType(found.kind),
+        found.text,
+        key=found.key,
+        project=project if local else None,
+        scope=Scope.PROJECT if local else Scope.GLOBAL,
+        state=State(found.strength),
+        confidence=CONFIDENCE.get(found.why, 0.5),
+        why=found.why,
+        source=source,
+        observation=observation,
+    )
 
 
 def _source(payload: Payload, event: str) -> Source:
@@ -132,26 +156,76 @@ def _source(payload: Payload, event: str) -> Source:
 
 def on_session_end(payload: Payload) -> None:
     """Store (or, for a resumed session, update) the session's summary as a context."""
+    save_summary(payload, "SessionEnd")
+
+
+def on_pre_compact(payload: Payload) -> None:
+    """Checkpoint the session so far into its summary, before Claude Code compacts it.
+
+    It is the memory SessionEnd completes later, not a second one: a session killed after
+    a compaction never sends SessionEnd, and still leaves its summary.
+    """
+    save_summary(payload, "PreCompact")
+
+
+def save_summary(payload: Payload, event: str) -> None:
+    """Summarise the transcript into the session's one context memory, keyed by its id.
+
+    Every summary is made from the whole transcript, so a checkpoint, the end and the end
+    of a resumed session replace one another instead of adding up; the same text again
+    (a resumed session that did nothing new) is one sighting, named by the text, and
+    counted once. One made from fewer transcript lines than the stored one is dropped:
+    when a session ends right after a compaction, the checkpoint's worker may finish after
+    the end's, and must not put the older summary back.
+    """
     digest = read_transcript(_text(payload, "transcript_path"))
     if not digest.readable or digest.is_empty:
         return
+    refine_errors(digest)  # the transcript says what the journal cannot: why, what changed
     session_id = digest.session_id or _text(payload, "session_id") or "unknown"
-    project = project_of(digest.cwd or _text(payload, "cwd"))
+    key = SESSION_KEY_PREFIX + session_id
+    if _summarised_lines(key) > digest.lines:
+        return
+    text = render_summary(digest, max_chars=SUMMARY_CHARS)
     memories.save(
         MemoryType.CONTEXT,
-        render_summary(digest, max_chars=SUMMARY_CHARS),
-        key=SESSION_KEY_PREFIX + session_id,
-        project=project,
+        text,
+        key=key,
+        project=project_of(digest.cwd or _text(payload, "cwd")),
         tags=["session-summary"] + ([f"branch:{digest.git_branch}"] if digest.git_branch else []),
         why="session summary",
-        source=Source(channel="hook:SessionEnd", session_id=session_id, path=digest.path),
-        details={"kind": "session-summary", "duration_seconds": round(digest.duration_seconds)},
+        source=Source(channel=f"hook:{event}", session_id=session_id, path=digest.path),
+        observation=_sighting(text),
+        details={
+            "kind": "session-summary",
+            "duration_seconds": round(digest.duration_seconds),
+            "transcript_lines": digest.lines,
+        },
     )
 
 
+def _sighting(text: str) -> str:
+    """Name a summary by its text, as the store compares texts: the same one counts once."""
+    digest = hashlib.blake2b(normalize_text(text).encode(), digest_size=8).hexdigest()
+    return f"summary:{digest}"
+
+
+def _summarised_lines(key: str) -> int:
+    """How many transcript lines the stored summary under ``key`` was made from (0: none)."""
+    for memory in memories.list_memories(MemoryType.CONTEXT):
+        if memory.key == key:
+            lines = memory.details.get("transcript_lines")
+            return lines if isinstance(lines, int) else 0
+    return 0
+
+
+SUMMARIES: dict[str, Callable[[Payload], None]] = {
+    "SessionEnd": on_session_end,
+    "PreCompact": on_pre_compact,
+}
 DEFERRED: dict[str, Callable[[Payload], None]] = {
     "UserPromptSubmit": on_user_prompt,
-    "SessionEnd": on_session_end,
+    **SUMMARIES,
 }
 HANDLERS: dict[str, Callable[[Payload], Payload | None]] = {
     "SessionStart": on_session_start,

@@ -39,6 +39,8 @@ SECTION_ORDER = (
     "context_budget",
     "scale",
     "quality",
+    "preference_detection",
+    "redaction",
 )
 RESULTS_HEADER = """# Benchmark results
 

@@ -30,6 +30,8 @@ FULL = {
     "context_budget": [],
     "scale": [],
     "quality": [],
+    "preference_detection": [],
+    "redaction": [],
 }
 # Each at its smallest, with --no-write where the benchmark writes RESULTS.md.
 SMOKE = {
@@ -40,6 +42,8 @@ SMOKE = {
     "quality": ["--conversations", "1", "--no-write"],
     "retrieval_quality": [],
     "crash_safety": ["--trials", "2", "--lines", "200", "--seed-entries", "10"],
+    "preference_detection": ["--no-write"],
+    "redaction": ["--seeds", "1,2", "--no-write"],
 }
 QUICK = {
     "hook_latency": ["--runs", "5", "--warmup", "1"],
@@ -47,6 +51,8 @@ QUICK = {
     "context_budget": [],
     "scale": ["--sizes", "1000,10000"],
     "quality": ["--conversations", "2"],
+    "preference_detection": [],
+    "redaction": ["--seeds", "1,2,3"],
 }
 
 

@@ -178,7 +178,9 @@ def test_sixteen_processes_of_hooks_at_once_lose_no_record(memory_home: Path) ->
     successes, failures = (sum(c[i] for c in counts) for i in (0, 1))
     report = ingest()
     assert report.records == successes + failures == WORKERS * PAYLOADS_PER_WORKER
-    assert sum(entry["count"] for entry in stored("command")) == successes
+    commands = stored("command")  # every run counts, failed or not
+    assert sum(entry["count"] for entry in commands) == successes + failures
+    assert sum(entry["failures"] for entry in commands) == failures
     errors = [e for e in stored("error") if "ValueError: check" in e["text"]]
     assert len(errors) == failures
     assert every_json_file_parses(memory_home)

@@ -26,6 +26,7 @@ HOOK_EVENTS = (
     "UserPromptSubmit",
     "PostToolUse",
     "PostToolUseFailure",
+    "PreCompact",
     "SessionEnd",
 )
 

@@ -138,10 +138,9 @@ def test_a_known_error_gets_its_recorded_fix_back(memory_home: Path) -> None:
     assert output is not None
     specific = output["hookSpecificOutput"]
     assert specific["hookEventName"] == "PostToolUseFailure"
-    assert specific["additionalContext"] == (
-        "artibot-memory record err-0a1b2c3d4e "
-        "(last seen 2026-11-12 in project proj, seen 3 times): "
-        'this error was fixed before by: "pip install pyyaml (the package is PyYAML)"'
+    assert specific["additionalContext"] == (  # a record without provenance says so
+        "artibot-memory record err-0a1b2c3d4e: fixed on 2026-11-12 in proj: "
+        '"pip install pyyaml (the package is PyYAML)"; how it was established is not recorded.'
     )
 
 
@@ -161,8 +160,7 @@ def test_an_injected_fix_is_defused_and_capped(memory_home: Path) -> None:
     "fields",
     [
         pytest.param({"state": "superseded"}, id="superseded"),
-        pytest.param({"resolution": None}, id="no-fix"),
-        pytest.param({"resolution": "   "}, id="blank-fix"),
+        pytest.param({"resolution": None, "project": "/other"}, id="no-fix-elsewhere"),
         pytest.param({"type": "command"}, id="not-an-error"),
         pytest.param({"expires_at": "2020-01-01T00:00:00+00:00"}, id="expired"),
         pytest.param({"signature": "something else"}, id="other-signature"),
@@ -171,6 +169,20 @@ def test_an_injected_fix_is_defused_and_capped(memory_home: Path) -> None:
 def test_an_unusable_record_is_not_offered(memory_home: Path, fields: dict[str, Any]) -> None:
     write_errors(memory_home, [error_entry(**fields)])
     assert fast.handle("PostToolUseFailure", failure(YAML_ERROR)) is None
+
+
+@pytest.mark.parametrize("resolution", [None, "   "], ids=["no-fix", "blank-fix"])
+def test_an_error_seen_here_and_never_fixed_is_worth_one_line(
+    memory_home: Path, resolution: str | None
+) -> None:
+    write_errors(memory_home, [error_entry(resolution=resolution, created_at="2026-11-02T08:00Z")])
+    output = fast.handle("PostToolUseFailure", failure(YAML_ERROR))
+    assert output is not None
+    assert output["hookSpecificOutput"]["additionalContext"] == (
+        "artibot-memory record err-0a1b2c3d4e: this error was seen 3× since 2026-11-02 in proj,"
+        " never resolved."
+    )
+    assert [r["event"] for r in journaled()] == ["PostToolUseFailure"]  # no fix was offered
 
 
 @pytest.mark.parametrize(

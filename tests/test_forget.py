@@ -19,7 +19,7 @@ from artibot_memory.api.ingest import apply_records
 from artibot_memory.capture import journal
 from artibot_memory.store import tombstones
 from artibot_memory.store.jsonfile import Store
-from artibot_memory.store.model import Memory
+from artibot_memory.store.model import Memory, MemoryType
 from artibot_memory.store.table import spec_for
 from artibot_memory.text.framing import quote
 
@@ -122,7 +122,7 @@ def test_forget_drops_the_journal_records_that_produced_an_error(memory_home: Pa
         "at": "2026-03-01T10:00:00.000+00:00",
         "error": "Exit code 1\nError: Cannot find module 'vitest'",
     }
-    [error] = apply_records([failure]).stored
+    [error] = [m for m in apply_records([failure]).stored if m.type is MemoryType.ERROR]
     journal.append({**failure, "tool_use_id": "toolu_0008"})  # the same failure, seen again
     journal.append(bash_record("pnpm build", 9))
     memories.forget(error.id)

@@ -42,8 +42,16 @@ SPEC_EVENTS = (  # the list as SPEC §2.1 prints it
     "ElicitationResult ConfigChange WorktreeCreate WorktreeRemove InstructionsLoaded "
     "CwdChanged FileChanged DirectoryAdded MessageDisplay PreSkillShellCommand"
 ).split()
-DEFERRED = ("UserPromptSubmit", "SessionEnd")  # journaled by the hook, handled by the ingest
-REGISTERED = ("SessionStart", "UserPromptSubmit", "PostToolUse", "PostToolUseFailure", "SessionEnd")
+# journaled by the hook, handled by the ingest
+DEFERRED = ("UserPromptSubmit", "SessionEnd", "PreCompact")
+REGISTERED = (
+    "SessionStart",
+    "UserPromptSubmit",
+    "PostToolUse",
+    "PostToolUseFailure",
+    "PreCompact",
+    "SessionEnd",
+)
 
 
 @pytest.fixture(autouse=True)

@@ -58,11 +58,20 @@ def test_a_failure_then_its_fix_in_the_same_session_becomes_a_resolved_error() -
     )
     [error] = memories.list_memories("error")
     assert error.state is State.RESOLVED
-    assert error.resolution == (
-        "ran `pip install requests`; edited /src/shop/settings.py; then `python app.py` succeeded"
+    assert error.resolution == (  # paths inside the project are shown from its root
+        "ran `pip install requests`; edited settings.py; then `python app.py` succeeded"
     )
     assert error.project == CWD
     assert "ModuleNotFoundError" in error.text
+    fix = error.details["fix"]
+    assert (fix["method"], fix["confidence"], fix["session_id"]) == ("same-command", 0.9, "s1")
+    assert fix["at"] == "2026-01-01T10:03:00"
+    assert (fix["fixed_by"], fix["commands"], fix["edits"]) == (
+        "python app.py",
+        ["pip install requests"],
+        ["settings.py"],
+    )
+    assert error.confidence == 0.9
 
 
 def test_commands_are_counted_per_project() -> None:

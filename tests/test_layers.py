@@ -42,13 +42,17 @@ STDLIB_ONLY = {
     "artibot_memory.capture.hooklog",
     "artibot_memory.capture.prompts",
     "artibot_memory.capture.transcript",
+    "artibot_memory.capture.pairing",
     "artibot_memory.recall.startcache",
     "artibot_memory.recall.known_errors",
     "artibot_memory.store.table",
     "artibot_memory.store.envelope",
     "artibot_memory.store.files",
-    *(f"artibot_memory.text.{n}" for n in "signature trim framing shell".split()),
-    *(f"artibot_memory.core.{n}" for n in "errors clock disk paths project redact venv".split()),
+    *(f"artibot_memory.text.{n}" for n in "signature trim framing shell change subjects".split()),
+    *(
+        f"artibot_memory.core.{n}"
+        for n in "errors clock disk entropy paths project redact venv".split()
+    ),
 }
 # The entry turns ``site`` back on before it goes beyond the fast path, and a few
 # imports are optional by design (caught ImportError): these are the only exceptions.

@@ -86,9 +86,10 @@ def test_a_stated_preference_is_pending_until_a_second_session_states_it() -> No
 
 
 def test_an_explicit_remember_is_active_at_once() -> None:
-    handle("UserPromptSubmit", {"session_id": "a", "prompt": "Remember that we use Postgres 16"})
+    prompt = "Remember to always run the linter before committing"
+    handle("UserPromptSubmit", {"session_id": "a", "prompt": prompt})
     [saved] = memories.list_memories("preference")
-    assert (saved.text, saved.state) == ("we use Postgres 16", State.ACTIVE)
+    assert (saved.text, saved.state) == ("always run the linter before committing", State.ACTIVE)
 
 
 def test_a_slash_command_is_counted() -> None:

@@ -56,7 +56,8 @@ PYTHON_39 = [
     PACKAGE / "core" / "paths.py",
     PACKAGE / "core" / "project.py",
     PACKAGE / "core" / "redact.py",
-    *(PACKAGE / "text" / f"{name}.py" for name in ("signature", "trim", "framing")),
+    PACKAGE / "core" / "entropy.py",
+    *(PACKAGE / "text" / f"{name}.py" for name in ("signature", "trim", "framing", "change")),
 ]
 
 

@@ -7,6 +7,7 @@ import os
 import sys
 import types
 from collections import Counter
+from dataclasses import replace
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
@@ -15,6 +16,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from artibot_memory.capture.pairing import SAME_COMMAND, UNRESOLVED, Fix
 from artibot_memory.capture.summary import render_summary
 from artibot_memory.capture.transcript import (
     FailedCommand,
@@ -22,6 +24,7 @@ from artibot_memory.capture.transcript import (
     TestRun,
     read_transcript,
 )
+from artibot_memory.text.signature import error_signature
 
 FIXTURES = Path(__file__).parent / "fixtures" / "transcripts"
 COMPACTED = FIXTURES / "bf94da03-d611-4290-9869-acf21951c67b.jsonl"
@@ -151,9 +154,16 @@ def test_compacted_session_counts_the_boundary_and_ignores_the_summary_as_a_prom
 
 def test_compacted_session_records_its_failed_command_as_unfixed() -> None:
     d = read_transcript(COMPACTED)
+    unfixed = Fix(UNRESOLVED, at="2026-11-29T23:40:52.753Z")  # "All done." explains nothing
     assert d.errors == (
         FailedCommand(
-            "echo partial-out; echo oops >&2; exit 3", "partial-out", fixed=False, exit_code=3
+            "echo partial-out; echo oops >&2; exit 3",
+            "partial-out",
+            fixed=False,
+            exit_code=3,
+            ref="toolu_dab432805efa40808db12f96",  # the id the failure hook journaled
+            signature=error_signature("Exit code 3\npartial-out\noops"),
+            fix=unfixed,
         ),
     )
     assert d.commands == Counter(
@@ -465,7 +475,7 @@ def test_a_failed_command_is_fixed_when_the_same_command_later_succeeds(tmp_path
         *bash("t3", "npm run build", "built"),
     ]
     (failed,) = digest_of(tmp_path, rows).errors
-    assert failed == FailedCommand(
+    assert replace(failed, fix=Fix()) == FailedCommand(
         "npm run build",
         "src/a.ts(3,1): error TS1005",
         fixed=True,
@@ -473,6 +483,12 @@ def test_a_failed_command_is_fixed_when_the_same_command_later_succeeds(tmp_path
         fixed_by="npm run build",
         fix_commands=("npm install",),
         fix_files=("/home/dev/app/src/a.ts",),
+        ref="t1",
+        signature=error_signature("Exit code 2\n\nsrc/a.ts(3,1): error TS1005"),
+    )
+    assert (failed.fix.method, failed.fix.fixed_by) == (SAME_COMMAND, "npm run build")
+    assert failed.fix.describe("/home/dev/app") == (
+        "edited src/a.ts; ran `npm install`; then `npm run build` succeeded"
     )
 
 

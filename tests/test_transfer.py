@@ -147,7 +147,7 @@ def build_realistic_home() -> None:
     memories.save("preference", "Use npm", key="package-manager", source=Source(channel="cli"))
     memories.save("preference", "Use pnpm, not npm", key="package-manager")
     lifecycle.on_user_prompt({"prompt": "I prefer tabs over spaces", "session_id": SESSIONS[0]})
-    lifecycle.on_user_prompt({"prompt": "Never use sudo in scripts.", "session_id": SESSIONS[1]})
+    lifecycle.on_user_prompt({"prompt": "I prefer no sudo in scripts", "session_id": SESSIONS[1]})
     for number, session in enumerate(SESSIONS):
         memories.save(
             "context",
@@ -188,7 +188,7 @@ def test_export_import_export_into_an_empty_home_gives_the_same_bytes(
     assert report.imported == len(first)
     assert "\n".join(second) == "\n".join(first)
     by_type = Counter(json.loads(line)["type"] for line in second)
-    assert by_type == {"preference": 4, "context": 7, "command": 3, "error": 3}
+    assert by_type == {"preference": 4, "context": 7, "command": 4, "error": 3}  # + pnpm lint
     states = Counter(json.loads(line)["state"] for line in second)
     assert (states["superseded"], states["pending"], states["resolved"]) == (1, 2, 2)
 

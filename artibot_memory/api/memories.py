@@ -69,6 +69,7 @@ class Draft:
     created_at: datetime | None = None
     signature: str | None = None
     observation: str | None = None  # names one sighting (a tool_use_id): replays count once
+    failures: int = 0  # of a command's sightings, how many failed
 
 
 def clean_text(text: str) -> str:
@@ -117,6 +118,7 @@ def build(draft: Draft, now: datetime) -> Memory:
         updated_at=now,
         last_seen=created,
         expires_at=None if spec.ttl is None else created + spec.ttl,
+        failures=draft.failures,
     )
 
 

@@ -15,18 +15,20 @@ from __future__ import annotations
 import os
 import re
 import stat
-from bisect import bisect_right
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timezone
 from itertools import pairwise
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from artibot_memory.capture import pairing
+from artibot_memory.capture.pairing import Fix, Step
 from artibot_memory.core.clock import parse_time
 from artibot_memory.text import trim
+from artibot_memory.text.change import change_of
 from artibot_memory.text.shell import CommandLine
-from artibot_memory.text.signature import exit_code
+from artibot_memory.text.signature import error_signature, exit_code
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
@@ -44,6 +46,8 @@ MAX_LINE_BYTES = 4 * 1024 * 1024
 TEXT_LIMIT = 200  # characters kept of any one text (prompt, command, error line, path)
 MAX_ITEMS = 500  # entries kept per list or counter, so a runaway session stays small
 MAX_ERRORS = 200  # failed commands kept (the error store itself caps at 200)
+SAID_CHARS = 4_000  # of one text block of the assistant's, read for what fixed an error
+MAX_STEPS = 20_000  # commands, edits, words and prompts kept for pairing
 IDLE_GAP_SECONDS = 300.0  # gaps between rows longer than this are not "active" time
 _FILE_TOOLS = frozenset({"Write", "Edit", "MultiEdit", "NotebookEdit"})
 # row key, digest field, keep the first value (else the last: the branch may change mid-session)
@@ -82,7 +86,11 @@ _SUMMARY_RE = re.compile(
 
 @dataclass(frozen=True)
 class FailedCommand:
-    """A Bash call whose tool result was an error, and whether a later call succeeded.
+    """A Bash call whose tool result was an error, and what the session did about it.
+
+    ``fix`` is the whole pairing (:mod:`artibot_memory.capture.pairing`: how it was
+    established, the assistant's words, the edits); ``fixed``, ``fixed_by``,
+    ``fix_commands`` and ``fix_files`` are its retry view, which the session summary shows.
 
     >>> FailedCommand("git push", "fatal: no upstream", fixed=True, fixed_by="git push -u origin x")
     ... # doctest: +ELLIPSIS
@@ -91,11 +99,14 @@ class FailedCommand:
 
     command: str
     error_first_line: str
-    fixed: bool = False
+    fixed: bool = False  # a later retry of it succeeded
     exit_code: int | None = None
     fixed_by: str = ""  # the later command that succeeded
     fix_commands: tuple[str, ...] = ()  # commands run in between (what probably fixed it)
     fix_files: tuple[str, ...] = ()  # files changed in between
+    ref: str = ""  # the tool call's id, as the hooks journaled it
+    signature: str = ""  # of the error text (artibot_memory.text.signature)
+    fix: Fix = field(default_factory=Fix)
 
 
 @dataclass(frozen=True)
@@ -226,19 +237,8 @@ class _Use:
     piped: bool = False
     path: str = ""
     task_id: str = ""
-
-
-@dataclass
-class _Run:
-    """One finished Bash call; ``ok`` is None when success cannot be told (background)."""
-
-    command: str
-    ok: bool | None
-    attempt: frozenset[tuple[str, ...]]  # CommandLine.attempt_keys
-    offers: frozenset[tuple[str, ...]]  # CommandLine.fix_keys
-    position: int  # index in the timeline
-    error: str = ""
-    exit_code: int | None = None
+    ref: str = ""
+    given: dict[str, Any] = field(default_factory=dict)  # an edit's input: what it changed
 
 
 class _Parser:
@@ -258,8 +258,11 @@ class _Parser:
         self.pending: dict[str, _Use] = {}
         self.read_paths: set[str] = set()
         self.file_kind: dict[str, str] = {}
-        self.runs: list[_Run] = []
-        self.timeline: list[tuple[str, str]] = []  # ("cmd" | "file", text) in result order
+        # what pairing reads (commands, edits, words, prompts), in result order
+        self.steps: list[Step] = []
+        self.failures: dict[int, tuple[str, int | None]] = {}  # step -> (error head, exit code)
+        self.open_turn = False  # a command failed in this turn: the assistant's words count
+        self.at = ""  # the timestamp of the row being read
         self.tests: list[list[Any]] = []  # [command, passed, summary], mutable until the end
         self.background: dict[str, int] = {}  # background task id -> index in tests
         self.agents: set[str] = set()
@@ -295,6 +298,7 @@ class _Parser:
             handler(row)
 
     def _envelope(self, row: dict[str, Any]) -> None:
+        self.at = _text(row.get("timestamp"), 40)
         stamp = _epoch(row.get("timestamp"))
         if stamp is not None:
             self.stamps.append(stamp)
@@ -342,6 +346,8 @@ class _Parser:
         ):
             _append(self.prompts, _first_line(head))
             self.last_slash = None
+            self._step(Step(pairing.TURN, at=self.at))
+            self.open_turn = False
 
     def _injected(self, tag: str, text: str) -> None:
         if tag.startswith("command-"):
@@ -375,6 +381,10 @@ class _Parser:
         for block in content if isinstance(content, list) else ():
             if isinstance(block, dict) and block.get("type") == "tool_use":
                 self._tool_use(block)
+            elif self.open_turn and isinstance(block, dict) and block.get("type") == "text":
+                said = _text(block.get("text"), SAID_CHARS)  # only after a failure: kept small
+                if said.strip():
+                    self._step(Step(pairing.SAID, said, self.at))
 
     def _tool_use(self, block: dict[str, Any]) -> None:
         tool_id, name = block.get("id"), block.get("name")
@@ -383,11 +393,12 @@ class _Parser:
         self.seen_ids.add(tool_id)
         _count(self.tools, name[:100])
         given = _dict(block.get("input"))
-        use = _Use(name)
+        use = _Use(name, ref=tool_id[:200])
         if name == "Bash":
             self._bash_use(use, _text(given.get("command"), 100_000))
         elif name in _FILE_TOOLS:
             use.path = _text(given.get("file_path") or given.get("notebook_path"), 1000)
+            use.given = given
         elif name == "Read":
             self.read_paths.add(_text(given.get("file_path"), 1000))
         elif name == "TaskOutput":
@@ -413,7 +424,7 @@ class _Parser:
         elif use.name == "Bash":
             self._bash_result(use, text, extra, failed=failed)
         elif use.path and not failed:
-            self._changed(use, _text(extra.get("type"), 20))
+            self._changed(use, extra)
         elif use.task_id and self._open_background(use.task_id) is not None:
             self._task_output(use.task_id, text)
         if isinstance(extra.get("agentId"), str):
@@ -433,11 +444,24 @@ class _Parser:
                 self.background[task] = len(self.tests)
             _append(self.tests, [use.command, passed, summary])
             ok = passed if not failed else False
-        run = _Run(use.command, ok, use.attempt, use.offers, len(self.timeline))
-        if failed:
-            run.exit_code, run.error = _error_head(text)
-        self.runs.append(run)
-        self.timeline.append(("cmd", use.command))
+        self._ran(use, text if failed else "", ok=ok)
+
+    def _ran(self, use: _Use, error: str, *, ok: bool | None) -> None:
+        """Add a finished Bash call to the steps; a failure with an error text is an error."""
+        code, head = _error_head(error) if error else (None, "")
+        if ok is False and head:
+            self.failures[len(self.steps)] = (head, code)
+            self.open_turn = True
+            kind, keys, signature = pairing.FAILED, use.attempt, error_signature(error[:10_000])
+        elif ok:
+            kind, keys, signature = pairing.SUCCEEDED, use.offers, ""
+        else:  # in the background, or failing tests that exited 0: neither fixes nor fails
+            kind, keys, signature = pairing.RAN, frozenset(), ""
+        self._step(Step(kind, use.command, self.at, use.ref, signature, keys=keys))
+
+    def _step(self, step: Step) -> None:
+        if len(self.steps) < MAX_STEPS:
+            self.steps.append(step)
 
     def _task_output(self, task_id: str, text: str) -> None:
         code = _TASK_EXIT_RE.search(text)
@@ -452,12 +476,20 @@ class _Parser:
     def _settle(self, task_id: str, outcome: tuple[bool | None, str]) -> None:
         self.tests[self.background[task_id]][1:] = list(outcome)
 
-    def _changed(self, use: _Use, result_type: str) -> None:
+    def _changed(self, use: _Use, result: dict[str, Any]) -> None:
         if use.path not in self.file_kind and len(self.file_kind) < MAX_ITEMS:
             seen = use.path in self.read_paths
-            self.file_kind[use.path] = _file_kind(use.name, result_type, seen=seen)
+            self.file_kind[use.path] = _file_kind(
+                use.name, _text(result.get("type"), 20), seen=seen
+            )
         self.read_paths.add(use.path)
-        self.timeline.append(("file", use.path))
+        change = change_of(use.name, use.given, result) if self.failures else ""
+        self._step(Step(pairing.EDITED, use.path, self.at, use.ref, change=change))
+
+    def _errors(self) -> tuple[FailedCommand, ...]:
+        """Each failed command with its fix (capture.pairing, the rule ingest pairs by)."""
+        paired = pairing.pair(self.steps, limit=MAX_ERRORS)
+        return tuple(_failed(self.steps[at], self.failures[at], fix) for at, fix in paired)
 
     def count_subagent_files(self, transcript: Path) -> None:
         """Add subagents from ``<session>/subagents/agent-<id>.jsonl``; lists names, reads none."""
@@ -478,7 +510,7 @@ class _Parser:
     def digest(self, path: str, *, truncated: bool) -> SessionDigest:
         for use in self.pending.values():  # the session ended before these results arrived
             if use.path:
-                self._changed(use, "")
+                self._changed(use, {})
         started, ended, active = _span(self.stamps)
         return SessionDigest(
             path=path,
@@ -493,7 +525,7 @@ class _Parser:
             files_created=tuple(p for p, k in self.file_kind.items() if k == "created"),
             files_edited=tuple(p for p, k in self.file_kind.items() if k == "edited"),
             commands=self.commands,
-            errors=_pair_fixes(self.runs, self.timeline),
+            errors=self._errors(),
             tests=tuple(TestRun(*test) for test in self.tests),
             tool_counts=self.tools,
             denied=self.denied,
@@ -506,56 +538,21 @@ class _Parser:
         )
 
 
-def _pair_fixes(runs: list[_Run], timeline: list[tuple[str, str]]) -> tuple[FailedCommand, ...]:
-    """Mark each failed run fixed when a later success retries it (shell.same_attempt's rule)."""
-    index = _SuccessIndex(runs)
-    errors: list[FailedCommand] = []
-    for at, run in enumerate(runs):
-        if run.ok is False and run.error and len(errors) < MAX_ERRORS:
-            fix = index.first_fix(run, at)
-            errors.append(_failed(run, runs[fix] if fix is not None else None, timeline))
-    return tuple(errors)
-
-
-class _SuccessIndex:
-    """Positions of the successful runs by each key they offer, so pairing is not quadratic.
-
-    A failure's first fix is the first later success offering one of the failure's attempt
-    keys: exactly :func:`artibot_memory.text.shell.same_attempt`, the rule ingest uses.
-    """
-
-    def __init__(self, runs: list[_Run]) -> None:
-        self.positions: dict[tuple[str, ...], list[int]] = {}
-        for at, run in enumerate(runs):
-            if run.ok:
-                for key in run.offers:
-                    self.positions.setdefault(key, []).append(at)
-
-    def first_fix(self, run: _Run, after: int) -> int | None:
-        found = [self._first(self.positions.get(key, []), after) for key in run.attempt]
-        hits = [at for at in found if at is not None]
-        return min(hits) if hits else None
-
-    @staticmethod
-    def _first(positions: list[int], after: int) -> int | None:
-        at = bisect_right(positions, after)
-        return positions[at] if at < len(positions) else None
-
-
-def _failed(run: _Run, fix: _Run | None, timeline: list[tuple[str, str]]) -> FailedCommand:
-    if fix is None:
-        return FailedCommand(run.command, run.error, exit_code=run.exit_code)
-    between = timeline[run.position + 1 : fix.position]
-    commands = {t: None for k, t in between if k == "cmd" and t not in (run.command, fix.command)}
-    files = {t: None for k, t in between if k == "file"}
-    return FailedCommand(
-        run.command,
-        run.error,
+def _failed(step: Step, error: tuple[str, int | None], fix: Fix) -> FailedCommand:
+    """Return the digest's record of one failure, its retry view filled when a retry fixed it."""
+    head, code = error
+    failed = FailedCommand(
+        step.text, head, exit_code=code, ref=step.ref, signature=step.signature, fix=fix
+    )
+    if not fix.verified:
+        return failed
+    commands = tuple(c for c in fix.commands() if c != step.text)
+    return replace(
+        failed,
         fixed=True,
-        exit_code=run.exit_code,
-        fixed_by=fix.command,
-        fix_commands=tuple(commands)[:5],
-        fix_files=tuple(files)[:5],
+        fixed_by=fix.fixed_by,
+        fix_commands=commands[:5],
+        fix_files=fix.files()[:5],
     )
 
 

@@ -175,7 +175,7 @@ def build_parser() -> argparse.ArgumentParser:
     hook.add_argument(
         "event",
         help="the hook event: SessionStart, UserPromptSubmit, PostToolUse, "
-        "PostToolUseFailure or SessionEnd",
+        "PostToolUseFailure, PreCompact or SessionEnd",
     )
     subparsers.add_parser("home", help="print the memory home (the folder of every file)")
     subparsers.add_parser("ingest", help="store what the hooks captured in the journal now")

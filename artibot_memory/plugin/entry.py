@@ -9,7 +9,7 @@ stdout, and writes nothing to stderr; its own failures go, redacted, to
   start-up (every ``.pth`` file) on each call, and what the standard library can do
   is done first (:func:`artibot_memory.plugin.fast.route`): PostToolUse and
   PostToolUseFailure always, SessionStart from its context cache, prompts that hold
-  nothing to save, SessionEnd (journaled, then a detached worker).
+  nothing to save, SessionEnd and PreCompact (journaled, then a detached worker).
 - The rest goes to :func:`artibot_memory.lifecycle.handle`, which needs Python 3.10 and
   the runtime dependencies: ``site`` is turned back on first. Without them the hook reruns
   under the plugin venv when it is ready (:mod:`artibot_memory.core.venv`), else it
@@ -51,14 +51,16 @@ if TYPE_CHECKING:
 MAX_STDIN_BYTES = 1024 * 1024
 MAX_DISCARD_CHUNKS = 4096  # 256 MiB of 64 KiB chunks: drained so the writer never blocks
 # Seconds a relayed hook may take: under Claude Code's timeouts in hooks/hooks.json.
-# SessionEnd never gets here: hookfast journals it and starts a detached worker.
+# SessionEnd and PreCompact never get here: the fast path journals them and starts a
+# detached worker.
 RELAY_TIMEOUTS = {
     "SessionStart": 25.0,
     "UserPromptSubmit": 8.0,
-    # Relayed only under Python 3.8 (no fast path there), within their 5 s and 2 s.
+    # Relayed only under Python 3.8 (no fast path there), within their 5 s, 2 s and 5 s.
     "PostToolUse": 4.0,
     "PostToolUseFailure": 4.0,
     "SessionEnd": 1.2,
+    "PreCompact": 4.0,
 }
 DEFAULT_RELAY_TIMEOUT = 8.0
 FULL_PATH_PYTHON = (3, 10)  # lifecycle, cli and below: pydantic models, `X | Y` at run time

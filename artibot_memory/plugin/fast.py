@@ -3,20 +3,26 @@
 PostToolUse and PostToolUseFailure run after every Bash call and file edit, so they do
 the least that keeps the information: append one redacted line to the journal
 (:mod:`artibot_memory.capture.journal`) and return. The full path ingests the journal later.
-A failure whose error signature is already known, with a recorded fix, is answered at
-once: the fix goes back to Claude as ``additionalContext``, framed as recorded data.
+A failure whose error signature is already known is answered at once: the recorded fix
+(or that the error was seen and never resolved) goes back to Claude as
+``additionalContext``, framed as recorded data (:mod:`artibot_memory.recall.known_errors`).
 
 Journal records (every one also has ``"v": 1`` and ``"at"``):
 
 - ``PostToolUse``: ``event, session_id, cwd, tool_name, tool_use_id, duration_ms``, plus
   for Bash ``command, description, output`` (stdout and stderr, head and tail kept),
-  ``interrupted``; for Edit/Write/MultiEdit/NotebookEdit ``file_path``.
+  ``interrupted``; for Edit/Write/MultiEdit/NotebookEdit ``file_path`` and ``change``
+  (what changed in a few words, :func:`~artibot_memory.text.change.change_of`).
 - ``PostToolUseFailure``: the same first fields, plus ``command, description, error``
   (redacted), ``exit_code`` (from the ``Exit code N`` line,
   :func:`~artibot_memory.text.shell.exit_code`; null when absent), ``is_interrupt``,
   ``signature`` (:func:`~artibot_memory.text.signature.error_signature` of the redacted error).
-- a full event journaled because the full path could not run (:func:`defer`): the
-  fields below plus ``"deferred": true``, so the ingest can do the full work later.
+- ``Recalled``, after a failure answered with a stored fix: ``event, session_id, cwd,
+  tool_name, tool_use_id, command, signature`` of the failure and ``ids`` (the fix's
+  memory), so the ingest can tell whether the fix then worked.
+- a full event journaled because the full path could not run, and every SessionEnd and
+  PreCompact, for the worker (:func:`defer`): ``event, session_id, cwd``, the fields of
+  ``DEFERRED_FIELDS`` plus ``"deferred": true``, so the ingest can do the full work later.
 
 >>> handle("Notification", {}) is None
 True
@@ -46,7 +52,10 @@ DEFERRED_FIELDS = {
     "SessionStart": ("source",),
     "UserPromptSubmit": ("prompt", "prompt_id"),
     "SessionEnd": ("transcript_path", "reason"),
+    "PreCompact": ("transcript_path", "trigger"),
 }
+# Handed to the detached worker: the session summary is made from the transcript there.
+SUMMARY_EVENTS = frozenset({"SessionEnd", "PreCompact"})
 
 
 def route(event: str, payload: dict[str, Any]) -> tuple[bool, dict[str, Any] | None]:
@@ -62,6 +71,8 @@ def route(event: str, payload: dict[str, Any]) -> tuple[bool, dict[str, Any] | N
       is journaled; only a stated preference goes on to be saved by the full path.
     - SessionEnd: journaled, and a detached worker stores the session (Claude Code
       cancels SessionEnd hooks after 1.5 s; the worker outlives it).
+    - PreCompact: the same, a checkpoint of the session so far (the compaction waits
+      for this hook; a session killed after it never sends SessionEnd).
     """
     if event in FAST_EVENTS:
         return True, handle(event, payload)
@@ -71,7 +82,7 @@ def route(event: str, payload: dict[str, Any]) -> tuple[bool, dict[str, Any] | N
         return serve_cached_start(payload)
     if event == "UserPromptSubmit":
         return _on_prompt(payload)
-    if event == "SessionEnd":
+    if event in SUMMARY_EVENTS:
         defer(event, payload)
         start_worker()
         return True, None
@@ -100,7 +111,7 @@ def entry_script() -> str:
 
 def start_worker() -> None:
     """Start ``artibot-memory ingest`` detached: it stores the journal, then exits."""
-    import subprocess  # noqa: PLC0415 - only SessionEnd starts a process
+    import subprocess  # noqa: PLC0415 - only SessionEnd and PreCompact start a process
     import sys  # noqa: PLC0415
 
     subprocess.Popen(  # noqa: S603 - our own interpreter and script, no shell
@@ -125,8 +136,9 @@ def handle(event: str, payload: dict[str, Any]) -> dict[str, Any] | None:
 def defer(event: str, payload: dict[str, Any]) -> None:
     """Journal what a full event needs, for the ingest to process when it can.
 
-    SessionEnd keeps ``transcript_path`` (the summary is made later from the transcript),
-    UserPromptSubmit keeps the prompt; events not listed here are not journaled.
+    SessionEnd and PreCompact keep ``transcript_path`` (the summary is made later from
+    the transcript), UserPromptSubmit keeps the prompt; events not listed here are not
+    journaled.
     """
     fields = DEFERRED_FIELDS.get(event)
     if fields is None:
@@ -162,7 +174,10 @@ def _on_success(payload: dict[str, Any]) -> None:
         record.update(_command_fields(tool_input))
         record.update(output=output, interrupted=bool(response.get("interrupted")))
     elif tool in EDIT_TOOLS:
+        from artibot_memory.text.change import change_of  # noqa: PLC0415 - edits only
+
         record["file_path"] = _text(tool_input, EDIT_TOOLS[str(tool)])
+        record["change"] = change_of(str(tool), tool_input, payload.get("tool_response"))
     else:
         return
     journal.append(record)
@@ -187,7 +202,15 @@ def _on_failure(payload: dict[str, Any]) -> dict[str, Any] | None:
     journal.append(record)
     from artibot_memory.recall import known_errors  # noqa: PLC0415 - failures only
 
-    return known_errors.recall_fix(record["signature"], record["cwd"])
+    output, offered = known_errors.recall(record["signature"], record["cwd"])
+    if offered is not None:  # so the ingest can see whether the fix then worked
+        journal.append(_recalled(record, offered, known_errors.RECALL_EVENT))
+    return output
+
+
+def _recalled(failure: dict[str, Any], memory_id: str, event: str) -> dict[str, Any]:
+    keep = ("session_id", "cwd", "tool_name", "tool_use_id", "command", "signature")
+    return {"event": event, **{name: failure[name] for name in keep}, "ids": [memory_id]}
 
 
 def _command_fields(tool_input: dict[str, Any]) -> dict[str, Any]:

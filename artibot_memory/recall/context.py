@@ -1,7 +1,9 @@
 """The text SessionStart injects (seed 003's getRelevantContext), under a hard budget.
 
 It holds, most useful first: active preferences, this project's recent contexts (session
-summaries, decisions), its known errors with what fixed them, its most used commands.
+summaries, decisions), its known errors with what fixed them and how sure that is (the
+wording of :func:`artibot_memory.recall.known_errors.how_sure`, as the failure hook says
+it), its most used commands with how many of their runs failed.
 Each item is dated and carries its id, framed as recorded data (see
 :mod:`artibot_memory.text.framing`), and the whole text never exceeds ``budget`` characters.
 Nothing stored means an empty string, so the hook prints nothing.
@@ -20,6 +22,7 @@ from artibot_memory.capture import journal
 from artibot_memory.core import clock
 from artibot_memory.core.errors import StoreError
 from artibot_memory.core.project import display_name, same_project
+from artibot_memory.recall.known_errors import how_sure
 from artibot_memory.recall.search import candidates, rank
 from artibot_memory.store.model import Memory, MemoryType, State
 from artibot_memory.text.framing import quote
@@ -157,11 +160,14 @@ def _plain_line(memory: Memory) -> str:
 def _error_line(memory: Memory) -> str:
     seen = f" (seen {memory.count}×)" if memory.count > 1 else ""
     fix = quote(memory.resolution or "", DEFAULT_ITEM_CHARS)
-    return f"- {_stamp(memory)} {quote(memory.text, DEFAULT_ITEM_CHARS)}{seen}; fixed by: {fix}"
+    sure = how_sure(memory.details, memory.confidence)
+    text = quote(memory.text, DEFAULT_ITEM_CHARS)
+    return f"- {_stamp(memory)} {text}{seen}; fixed by: {fix} ({sure})"
 
 
 def _command_line(memory: Memory) -> str:
-    return f"- {_stamp(memory)} {quote(memory.text, 200)} run {memory.count}×"
+    failed = f", {memory.failures} failed" if memory.failures else ""
+    return f"- {_stamp(memory)} {quote(memory.text, 200)} ×{memory.count}{failed}"
 
 
 def render(sections: list[Section], budget: int) -> tuple[str, list[Memory]]:

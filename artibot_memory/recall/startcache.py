@@ -44,7 +44,7 @@ if TYPE_CHECKING:
     from pathlib import Path
     from typing import Any
 
-CACHE_VERSION = 1
+CACHE_VERSION = 2  # 2: errors say how sure their fix is, commands how many runs failed
 MAX_AGE = timedelta(days=1)
 
 

@@ -5,12 +5,14 @@ On every save, in this order (DESIGN.md, non-negotiable 3):
 1. expired entries are dropped (an entry expires at ``expires_at``, that instant included);
 2. the new memory is matched against its twin:
 
-   - same ``key`` (any type): for a preference with new text, the new value wins and the
+   - same ``key`` in the same project (any type; a project's value of a key leaves the
+     global one alone): for a preference with new text, the new value wins and the
      old entry becomes ``superseded`` (kept as history, linked in ``related``); for a
      context (a session summary keyed by session id) the entry is updated in place;
    - no key: same ``signature`` (commands, errors) or same normalised text (preferences,
-     contexts), in the same project: the repeat is merged (count, last seen, evidence,
-     TTL refreshed from the last sighting);
+     contexts), in the same project: the repeat is merged (count and failures, last seen,
+     evidence, TTL refreshed from the last sighting); an error's fix is replaced by the
+     repeat's only when that one is at least as sure (:func:`adopt_fix`);
 
 3. anything new is appended;
 4. the cap is enforced, least valuable out first: superseded and stale history, then
@@ -70,7 +72,7 @@ class Twins:
     """
 
     def __init__(self, entries: list[Memory]) -> None:
-        self.by_key: dict[str, Memory] = {}
+        self.by_key: dict[tuple[str, str | None], Memory] = {}
         self.by_identity: dict[tuple[str, str | None], Memory] = {}
         for entry in entries:
             self.add(entry)
@@ -80,14 +82,14 @@ class Twins:
         if entry.state not in _LIVE:
             return
         if entry.key is not None:
-            self.by_key[entry.key] = entry
+            self.by_key[(entry.key, entry.project)] = entry
         else:
             self.by_identity[identity(entry)] = entry
 
     def find(self, new: Memory) -> Memory | None:
         """Return the live entry that ``new`` repeats or replaces, if any."""
         if new.key is not None:
-            return self.by_key.get(new.key)
+            return self.by_key.get((new.key, new.project))
         return self.by_identity.get(identity(new))
 
 
@@ -152,15 +154,34 @@ def _merge(old: Memory, new: Memory, spec: StoreSpec, now: datetime) -> Memory:
     if _replayed(old, new):
         return old  # the same observation again (a retried journal batch): count it once
     old.count += new.count
+    old.failures += new.failures
     old.tags = clean_tags([*old.tags, *new.tags])
-    if new.resolution:
-        old.resolution = new.resolution
-        old.state = State.RESOLVED if old.type is MemoryType.ERROR else old.state
+    fix = new.details.get("fix")
+    adopted = bool(new.resolution) and adopt_fix(old, str(new.resolution), new.confidence, fix)
     if old.state is State.PENDING and (new.state is State.ACTIVE or _confirmed(old, new)):
         old.state = State.ACTIVE
-    old.details = {**old.details, **new.details}
+    details = new.details if adopted else {k: v for k, v in new.details.items() if k != "fix"}
+    old.details = {**old.details, **details}
     _touch(old, new, spec, now)
     return old
+
+
+def adopt_fix(entry: Memory, resolution: str, confidence: float, provenance: object) -> bool:
+    """Give ``entry`` this fix unless the one it has is surer; tell whether it was taken.
+
+    The newer fix wins a tie: it says more of the same (a transcript's pairing adds the
+    assistant's words to the journal's). ``provenance`` is ``details["fix"]``, how the fix
+    is known (see :class:`~artibot_memory.store.model.Memory`); None leaves none.
+    """
+    if entry.resolution and confidence < entry.confidence:
+        return False
+    entry.resolution = resolution
+    entry.confidence = confidence
+    details = {k: v for k, v in entry.details.items() if k != "fix"}
+    entry.details = details if provenance is None else {**details, "fix": provenance}
+    if entry.type is MemoryType.ERROR:
+        entry.state = State.RESOLVED
+    return True
 
 
 def _replayed(old: Memory, new: Memory) -> bool:

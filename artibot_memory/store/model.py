@@ -85,6 +85,20 @@ class Memory(BaseModel):
 
     ``count`` is how often it was observed (merged repeats); ``access_count`` how often it
     was handed back by search or context, which feeds the frequency part of the score.
+    ``failures`` is how many of a command's ``count`` runs failed (added with a default,
+    so files written before it read as they are: no schema version, no migration).
+
+    An error's ``confidence`` is how sure its fix is, and ``details`` says how it is
+    known (written by :mod:`artibot_memory.api.ingest`, read by the recall without
+    pydantic, so plain JSON):
+
+    - ``details["fix"]``: ``method`` (same-command, same-target, explained),
+      ``confidence`` (as established), ``session_id``, ``at``, ``fixed_by`` (the command
+      that then succeeded), ``explanation`` (the assistant's words), ``edits`` (``file
+      (what changed)``), ``commands``, and ``confirmed`` / ``contradicted``: how often the
+      fix, recalled, then worked or the error came back;
+    - ``details["unresolved"]``: the latest sighting nobody closed: ``method``
+      (unresolved), ``confidence`` (0), ``session_id``, ``at``, ``next`` (what happened next).
     """
 
     model_config = ConfigDict(extra="allow", validate_assignment=False)
@@ -109,6 +123,7 @@ class Memory(BaseModel):
     last_verified: datetime | None = None
     expires_at: datetime | None = None
     count: int = Field(default=1, ge=1)
+    failures: int = Field(default=0, ge=0)
     access_count: int = Field(default=0, ge=0)
     last_accessed: datetime | None = None
     signature: str | None = None
