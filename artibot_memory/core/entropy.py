@@ -179,6 +179,8 @@ _PLACEHOLDER_PARTS = ("YOUR", "EXAMPLE", "REDACTED", "PLACEHOLDER", "XXXX", "xxx
 def bare_tokens(text: str) -> list[tuple[int, int]]:
     """Return the (start, end) of every bare secret token of ``text``, in order."""
     found: list[tuple[int, int]] = []
+    if _HEX.issuperset(text) and len(text) != 32:  # noqa: PLR2004 - a lone md5-length key is one
+        return found  # a whole text that is one id or digest (a session id): nothing to weigh
     for match in _RUN.finditer(text):
         start, token = match.start(), match.group()
         if token[0] in "MNO" and text[match.end() : match.end() + 1] == ".":
@@ -521,7 +523,8 @@ _WORD_CHARS = frozenset(
 
 def _after_ssh_key_type(before: str) -> bool:
     """Tell whether a token follows an SSH key type (``ssh-ed25519 AAAA…``): a public key."""
-    return bool(_SSH_KEY_BEFORE.search(before[-64:]))
+    tail = before[-64:]
+    return ("ssh-" in tail or "ecdsa-" in tail) and bool(_SSH_KEY_BEFORE.search(tail))
 
 
 def _inside_public_pem(text: str, start: int) -> bool:
