@@ -78,6 +78,8 @@ class _Lazy:
 _RUN = re.compile(r"[A-Za-z0-9+/_-]{" + str(MIN_LENGTH) + r",}={0,2}")
 # Mailgun's private keys are hex, but no digest has their 32-8-8 shape.
 _MAILGUN = _Lazy(r"[0-9a-f]{32}-[0-9a-f]{8}-[0-9a-f]{8}")
+# "<time> UserPromptSubmit: stderr: " before a value: a log's labels, not words about it.
+_LOG_PREFIX = _Lazy(r"^[ \t]*(?:[\w.:+-]{1,40}[ \t]+)?(?:[\w.-]{1,40}:[ \t]*)+$")
 _DISCORD = _Lazy(r"[MNO][A-Za-z0-9_-]{23,27}\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,40}(?![\w-])")
 _WORDS = _Lazy(r"[A-Z]?[a-z]{2,}")
 _DOT_PART = _Lazy(r"\.([A-Za-z0-9_-]{4,})")
@@ -268,7 +270,7 @@ def _hex_is_secret(text: str, start: int, end: int, token: str) -> bool:  # noqa
         return True
     if _in_a_sentence(line, line_after):
         return True  # told in prose, and no word says commit or hash: a value being handed over
-    alone = not line.strip() and not line_after.strip()
+    alone = not _LOG_PREFIX.sub("", line).strip() and not line_after.strip()
     return alone and len(token) == 32  # noqa: PLR2004
 
 

@@ -1953,7 +1953,8 @@ _SECRET_STORES: dict[tuple[str, ...], tuple[str, ...]] = {
     ("netlify", "env:set"): (),
     ("redis-cli", "auth"): (),
 }
-_STORE_PROGRAMS = frozenset(head[0] for head in _SECRET_STORES)
+# Programs recognised anywhere in a stage, not only first (positional ones included).
+_NAMED_PROGRAMS = frozenset(head[0] for head in _SECRET_STORES) | {"htpasswd", "rabbitmqctl", "mc"}
 # What reads a secret from its stdin, so that whatever is echoed into it is one.
 _STDIN_FLAGS = ("--password-stdin", "--stdin", "--passphrase-stdin", "--token-stdin")
 _STDIN_SINKS = (
@@ -2105,7 +2106,7 @@ def _command_of(stage: list[Span]) -> list[Span]:
     """
     for at, token in enumerate(stage[:32]):
         name = token[2].rsplit("/", 1)[-1]
-        if at and (name in _FLAG_SECRETS or name in _ECHOES or name in _STORE_PROGRAMS):
+        if at and (name in _FLAG_SECRETS or name in _ECHOES or name in _NAMED_PROGRAMS):
             return stage[at:]
     index = 0
     while index < len(stage):
