@@ -577,7 +577,7 @@ def _rx(key: str, source: str, flags: int = 0) -> re.Pattern[str]:
 
 TYPE_CHECKING = False  # typing costs an import on the hook's fast path
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Callable, Iterable
 
     Edit = tuple[int, int, str]
     Locate = Callable[[str, int], tuple[int, ...]]
@@ -2521,28 +2521,36 @@ def _has_inner_symbol(text: str) -> bool:
 
     A cheap test (``str.find`` per symbol) before the password pattern is compiled.
     """
-    for symbol in "!#$%^&*+?~@":
-        index = text.find(symbol, 1)
-        tries = 0
-        while 0 < index < len(text) - 1 and tries < 64:  # noqa: PLR2004 - bounded
-            if text[index - 1].isalnum() and text[index + 1].isalnum():
-                return True
-            index = text.find(symbol, index + 1)
-            tries += 1
-    return False
+    return _occurs(
+        text, "!#$%^&*+?~@", lambda i, _: text[i - 1].isalnum() and text[i + 1].isalnum(), 1
+    )
 
 
 def _has_word_join(text: str) -> bool:
     """Tell whether capitalised words are joined by ``.`` or ``_`` (``Copper.Willow``)."""
-    for joint in "._":
-        index = text.find(joint, 1)
+    return _occurs(text, "._", lambda i, _: text[i - 1].islower() and text[i + 1].isupper(), 1)
+
+
+def _occurs(
+    text: str, needles: Iterable[str], test: Callable[[int, str], bool], start: int = 0
+) -> bool:
+    """Tell whether ``test(index, needle)`` holds at one of the first 64 places of a needle.
+
+    The cheap look (``str.find``) the passes take before compiling a pattern; an index
+    whose needle ends the text is never handed to ``test``.
+    """
+    for needle in needles:
+        index = text.find(needle, start)
         tries = 0
-        while 0 < index < len(text) - 1 and tries < 64:  # noqa: PLR2004 - bounded
-            if text[index - 1].islower() and text[index + 1].isupper():
+        while 0 <= index < len(text) - len(needle) and tries < _OCCURRENCES:
+            if test(index, needle):
                 return True
-            index = text.find(joint, index + 1)
+            index = text.find(needle, index + 1)
             tries += 1
     return False
+
+
+_OCCURRENCES = 64
 
 
 # Commands whose output is a secret: whatever they print on their own line is one.
@@ -2627,16 +2635,12 @@ def _prose_password(value: str) -> bool:
 
 def _anchor_follows(folded: str, words: tuple[str, ...], within: int) -> bool:
     """Tell whether a secret's name may follow one of ``words`` (cheap, before any regex)."""
-    for word in words:
-        index = folded.find(word)
-        tries = 0
-        while index >= 0 and tries < 64:  # noqa: PLR2004 - bounded
-            window = folded[index + len(word) : index + len(word) + within]
-            if any(anchor in window for anchor in _SECRET_ANCHORS):
-                return True
-            index = folded.find(word, index + 1)
-            tries += 1
-    return False
+
+    def followed(index: int, word: str) -> bool:
+        window = folded[index + len(word) : index + len(word) + within]
+        return any(anchor in window for anchor in _SECRET_ANCHORS)
+
+    return _occurs(folded, words, followed)
 
 
 def _apply_named_after(text: str, folded: str) -> str:
@@ -2843,8 +2847,11 @@ def _redact(text: str) -> str:
         if rule.fold and folded_from is not text:
             folded_from, folded = text, _folded(text)
         text = _run(rule, text, folded)
+    folded = _folded(text)
     for apply in _PASSES:
-        text = apply(text, _folded(text))
+        changed = apply(text, folded)
+        if changed is not text:
+            text, folded = changed, _folded(changed)
     return _apply_bare_tokens(text)
 
 
