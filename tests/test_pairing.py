@@ -171,6 +171,7 @@ def test_a_fix_the_assistant_explained_is_stored_with_its_words_and_its_edit(
     assert fix["at"].startswith("2026-11-30T10:")
     assert fix["edits"] == ["settings_loader.py (-import yaml +import json)"]
     assert fix["explanation"] == (
+        "That module does not exist; the loader only needs the standard json module. "
         f"Fixed: {quokka}/settings_loader.py now uses the standard json module, not yaml."
     )
     assert (error.state, error.confidence) == (State.RESOLVED, 0.6)
@@ -191,7 +192,8 @@ def test_the_next_failure_of_the_same_command_hears_what_fixed_it_when_where_how
         text = context_of(later.run(IMPORT, LOADER_ERROR, error=True))
     assert text == (
         f"artibot-memory record {error.id}: fixed on 2026-11-30 in quokka-app: "
-        '"Fixed: settings_loader.py now uses the standard json module, not yaml; '
+        '"That module does not exist; the loader only needs the standard json module. '
+        'Fixed: settings_loader.py now uses the standard json module, not yaml; '
         'ran `python -c \\"import json; print(json.__name__)\\"`; '
         'edited settings_loader.py (-import yaml +import json)"; '
         "explained by the assistant, not re-verified (confidence 0.60)."
@@ -364,11 +366,29 @@ def test_of_many_cue_sentences_the_two_nearest_the_failure_are_kept() -> None:
         "requirements.txt의 버전을 수정했습니다.",
         "버전을 고정해서 고쳤습니다.",
         "해결: 버전을 고정했습니다.",
+        "That module does not exist.",
+        "The loader only needs the standard json module.",
+        "pytest-cov is not installed in this venv.",
+        "DATABASE_URL isn't set in CI.",
+        "There was a typo in the import.",
+        "The build failed because the cache was stale.",
+        "settings 모듈이 존재하지 않습니다.",
     ],
 )
 def test_each_cue_in_english_and_korean_makes_an_explanation(text: str) -> None:
     [(_, fix)] = pair([failed("pip install -r requirements.txt"), said(f"Hmm. {text}")])
     assert (fix.method, fix.explanation) == ("explained", text)
+
+
+def test_a_diagnosis_and_the_fix_are_kept_together() -> None:
+    words = said(
+        "That module does not exist; the loader only needs the standard json module.\n"
+        "Fixed: settings_loader.py now reads settings.json with json.load."
+    )
+    assert explanation([words])[0] == (
+        "That module does not exist; the loader only needs the standard json module. "
+        "Fixed: settings_loader.py now reads settings.json with json.load."
+    )
 
 
 @pytest.mark.parametrize(
@@ -377,6 +397,9 @@ def test_each_cue_in_english_and_korean_makes_an_explanation(text: str) -> None:
         "Let me look at the error.",
         "I'll change the version next.",
         "다시 실행해 보겠습니다.",
+        "Let me check whether the module is missing.",
+        "Is DATABASE_URL not set?",
+        "I'll see if the file does not exist.",
         "One more on line 40 (adjusted with the extra lines I added).",  # an aside, not the fix
     ],
 )

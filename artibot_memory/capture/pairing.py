@@ -15,7 +15,10 @@ How a failure is paired, strongest first (the confidence of each in :data:`CONFI
 - **explained** (0.6): no retry succeeded, but the assistant said after the failure what
   the problem or the fix was ("the fix was …", "fixed by …", "the problem was …",
   "I changed …", "Fixed: …", "root cause …", "원인은 …", "… 수정했습니다", "… 고쳤습니다",
-  "해결: …"): its words are kept, with the edits and commands that came with them;
+  "해결: …"), or what was wrong ("… does not exist", "… is not installed", "… only needs …",
+  "a typo", "존재하지 않…"), never in a sentence that only says what comes next ("Let me …",
+  "I'll …", "…겠습니다") or asks: its words are kept, with the edits and commands that came
+  with them;
 - **unresolved** (0): none of these; what happened next is kept instead.
 
 The assistant's words count within a window: from the failure to the retry that fixed
@@ -94,8 +97,18 @@ _CUE = re.compile(
     # "I changed …" says what was done when it leads a sentence or a clause, not in an aside
     r"|(?:^|[,;:]\s*|\b(?:so|then|and)\s+)i(?:'ve|\s+have)?\s+(?:changed|replaced|updated|"
     r"switched|removed|added|renamed|installed|rewrote|moved)\b"
+    # a diagnosis: what is wrong, in the words people use for it
+    r"|\b(?:does|did|do)\s*(?:not|n't)\s+exist\b"
+    r"|\b(?:is|was|are|were)(?:\s+still)?\s+(?:missing|undefined|misspelled|not\s+(?:installed|"
+    r"defined|set|exported))\b|\b(?:isn't|wasn't|aren't)\s+(?:installed|defined|set|exported)\b"
+    r"|\bonly\s+needs?\b|\btypo\b|\b(?:fails|failed|broke)\s+because\b"
     r"|원인은|원인\s*:|문제는|해결\s*:|해결책은|수정했습니다|고쳤습니다|해결했습니다|"
-    r"변경했습니다|바꿨습니다",
+    r"변경했습니다|바꿨습니다|존재하지\s*않|설치되지\s*않|오타",
+    re.IGNORECASE,
+)
+# A sentence that only says what comes next, or asks, explains nothing.
+_INTENT = re.compile(
+    r"^(?:let\s+me|let's|i'll|i\s+will|i'm\s+going\s+to|we'll|next\b)|\?$|겠습니다\.?$",
     re.IGNORECASE,
 )
 _SENTENCE_END = re.compile(r"(?<=[.!?。])\s+|\s*\n\s*")
@@ -280,7 +293,7 @@ def explanation(steps: Sequence[Step]) -> tuple[str, str]:
         if step.kind != SAID:
             continue
         for sentence in _sentences(step.text):
-            if _CUE.search(sentence) and sentence not in chosen:
+            if _explains(sentence) and sentence not in chosen:
                 chosen.append(sentence)
                 when = when or step.at
             if len(chosen) == MAX_SENTENCES:
@@ -291,6 +304,10 @@ def explanation(steps: Sequence[Step]) -> tuple[str, str]:
         return "", ""
     kept = [clip(str(redacted(s)), SENTENCE_CHARS) for s in chosen]
     return clip(" ".join(kept), EXPLANATION_CHARS), when
+
+
+def _explains(sentence: str) -> bool:
+    return _CUE.search(sentence) is not None and _INTENT.search(sentence) is None
 
 
 def _sentences(text: str) -> list[str]:

@@ -14,11 +14,8 @@ window: an 80,000-token effective window, a compaction threshold below that).
 
 from __future__ import annotations
 
-import json
 import subprocess
-import sys
 import time
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -26,29 +23,20 @@ import pytest
 
 from . import fake_anthropic
 from .fake_anthropic import FakeAnthropic, Turn, bash, text
-from .harness import ClaudeRun, run_claude, validate_plugin
+from .harness import ClaudeRun, validate_plugin
+from .sessions import REPO, Place, memories, session
 
 pytestmark = pytest.mark.e2e
 
-REPO = Path(__file__).resolve().parents[2]
 WAIT_SECONDS = 30
 NEAR_FULL_CONTEXT = 95_000  # input tokens reported per request, over the threshold
 WINDOW = {"CLAUDE_CODE_AUTO_COMPACT_WINDOW": "100000"}
-LIST_SUMMARIES = ("list", "--type", "context", "--all-projects", "--json")
 KILL_AFTER_SECONDS = 30  # the hanging step is reached in about 6 s
 
 
 def summaries(memory_home: Path) -> list[dict[str, Any]]:
     """Every session summary of the memory home, through the real CLI."""
-    done = subprocess.run(  # noqa: S603 - this interpreter, our own module
-        [sys.executable, "-m", "artibot_memory", *LIST_SUMMARIES],
-        capture_output=True,
-        text=True,
-        check=True,
-        timeout=60,
-        env={"ARTIBOT_MEMORY_HOME": str(memory_home), "PATH": "/usr/bin:/bin"},
-    )
-    return [m for m in json.loads(done.stdout) if str(m.get("key")).startswith("session:")]
+    return [m for m in memories(memory_home, "context") if str(m.get("key")).startswith("session:")]
 
 
 def wait_for_summary(memory_home: Path, session_id: str, needle: str) -> dict[str, Any]:
@@ -69,39 +57,6 @@ def hook_lines(run: ClaudeRun, name: str) -> list[str]:
         for line in run.debug_log.splitlines()
         if f"[DEBUG] {name}" in line and "completed with status 0" in line
     ]
-
-
-@dataclass(frozen=True)
-class Place:
-    """Where the sessions of a test run: Claude Code's HOME, the project, the memory home."""
-
-    home: Path
-    project: Path
-    memory_home: Path
-
-
-def session(
-    prompt: str,
-    script: list[Turn],
-    fake: FakeAnthropic,
-    place: Place,
-    *,
-    extra_args: tuple[str, ...] = (),
-    env: dict[str, str] | None = None,
-    timeout: float = 120,
-) -> ClaudeRun:
-    fake.reset()
-    fake.set_script(script)
-    return run_claude(
-        prompt,
-        plugin_dir=REPO,
-        home=place.home,
-        cwd=place.project,
-        api_url=fake.base_url,
-        env_extra={"ARTIBOT_MEMORY_HOME": str(place.memory_home), **(env or {})},
-        extra_args=extra_args,
-        timeout=timeout,
-    )
 
 
 @pytest.mark.usefixtures("claude_bin")
