@@ -193,7 +193,7 @@ def test_the_next_failure_of_the_same_command_hears_what_fixed_it_when_where_how
     assert text == (
         f"artibot-memory record {error.id}: fixed on 2026-11-30 in quokka-app: "
         '"That module does not exist; the loader only needs the standard json module. '
-        'Fixed: settings_loader.py now uses the standard json module, not yaml; '
+        "Fixed: settings_loader.py now uses the standard json module, not yaml; "
         'ran `python -c \\"import json; print(json.__name__)\\"`; '
         'edited settings_loader.py (-import yaml +import json)"; '
         "explained by the assistant, not re-verified (confidence 0.60)."
