@@ -334,7 +334,31 @@ def test_a_failure_inside_redaction_returns_a_marker_not_the_original(
         raise RuntimeError(text)
 
     monkeypatch.setattr(redact_module, "_redact", explode)
+    monkeypatch.setattr(redact_module, "_MEMO", {})  # what this process redacted before
     assert redact("password=Hunter2x") == "[REDACTED:redaction-error]"
+
+
+def test_a_text_redacted_before_comes_back_the_same_and_the_memory_stays_bounded(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(redact_module, "_MEMO", {})
+    calls: list[str] = []
+    real = redact_module._redact  # noqa: SLF001
+
+    def counted(text: str) -> str:
+        calls.append(text)
+        return real(text)
+
+    monkeypatch.setattr(redact_module, "_redact", counted)
+    first = redact("export API_KEY=abc123xyz789")
+    assert redact("export API_KEY=abc123xyz789") == first == "export API_KEY=[REDACTED:env-secret]"
+    assert calls == ["export API_KEY=abc123xyz789"]
+    for number in range(redact_module.MEMO_ENTRIES * 2):
+        redact(f"line {number} of a long log")
+    assert len(redact_module._MEMO) == redact_module.MEMO_ENTRIES  # noqa: SLF001
+    long_text = "x " * redact_module.MEMO_CHARS
+    redact(long_text)
+    assert long_text not in redact_module._MEMO  # noqa: SLF001
 
 
 @settings(max_examples=300, deadline=None)

@@ -41,7 +41,6 @@ characters (C speed), and only those are weighed in Python.
 
 from __future__ import annotations
 
-import math
 import re
 
 TYPE_CHECKING = False  # typing costs an import on the hook's fast path
@@ -429,6 +428,8 @@ def shannon(text: str) -> float:
     >>> round(shannon("aaaa"), 2), round(shannon("abcd"), 2)
     (0.0, 2.0)
     """
+    import math  # noqa: PLC0415 - a shared library on some builds: loaded when a token is weighed
+
     counts: dict[str, int] = {}
     for char in text:
         counts[char] = counts.get(char, 0) + 1
@@ -446,6 +447,8 @@ def expected_entropy(length: int, alphabet: int) -> float:
     >>> round(expected_entropy(20, 64), 2), round(expected_entropy(88, 64), 2)
     (4.1, 5.48)
     """
+    import math  # noqa: PLC0415 - see shannon
+
     if length < alphabet:
         return math.log2(length) - length / (2 * alphabet * math.log(2))
     return math.log2(alphabet) - (alphabet - 1) / (2 * length * math.log(2))

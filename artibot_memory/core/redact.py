@@ -596,7 +596,17 @@ class _Rule:
     returns ``None`` (nothing there) or ``(edit or None, end of what it read)``.
     """
 
-    __slots__ = ("anchors", "decide", "fold", "key", "locate", "requires", "scan", "source")
+    __slots__ = (
+        "anchors",
+        "decide",
+        "fold",
+        "grams",
+        "key",
+        "locate",
+        "requires",
+        "scan",
+        "source",
+    )
 
     def __init__(
         self,
@@ -613,6 +623,14 @@ class _Rule:
         self.key, self.anchors, self.source = key, anchors, source
         self.locate, self.decide, self.scan = locate, decide, scan
         self.fold, self.requires = fold, requires
+        # The first two characters of each anchor: a short text holding none of them is
+        # skipped without a single find (None: an anchor too short to say).
+        pairs = [anchor[:2] for anchor in anchors]
+        self.grams = (
+            None
+            if any(len(pair) < len("ab") for pair in pairs)
+            else frozenset((pair[0], pair[1]) for pair in pairs)
+        )
 
 
 _ASCII_FOLD = {code: code + 32 for code in range(65, 91)}
@@ -2383,7 +2401,9 @@ _TABLE_ROW = r"(?m)^[ \t]*(?P<name>[A-Za-z_][\w.-]{0,63})[ \t]{2,}(?P<value>\S{3
 
 
 def _apply_table_rows(text: str, folded: str) -> str:
-    if "  " not in text or not any(anchor in folded for anchor in _SECRET_ANCHORS):
+    if "  " not in text or not _occurs(
+        folded, _SECRET_ANCHORS, lambda i, _: _in_leading_name(folded, i)
+    ):
         return text
     spans: list[Span] = []
     for match in _rx("table-row", _TABLE_ROW).finditer(text):
@@ -2394,6 +2414,15 @@ def _apply_table_rows(text: str, folded: str) -> str:
         if classified[1] == ANY or _value_counts(value, classified[1]):
             spans.append((match.start("value"), match.end("value"), classified[0]))
     return _apply_spans(text, spans)
+
+
+def _in_leading_name(text: str, index: int) -> bool:
+    """Tell whether ``index`` is in the first word of its line (a table row's name)."""
+    start = text.rfind("\n", max(0, index - 64), index) + 1
+    if start == 0 and index > 64:  # noqa: PLR2004 - farther than a row's name reaches
+        return False
+    head = text[start:index].lstrip(" \t")
+    return all(char in _NAME_CHARS for char in head)
 
 
 def _apply_mnemonic(text: str, folded: str) -> str:
@@ -2475,7 +2504,20 @@ def _apply_prose_credentials(text: str, folded: str) -> str:
         ("password-quoted", _PASSWORD_THEN_QUOTED, ("password",)),
         ("ko-password", _KO_PASSWORD_BARE, ("비밀", "비번", "암호", "패스워드")),
         ("user-colon", _USER_COLON_PASSWORD, ("creds", "credential", "login", "계정")),
-        ("credential-call", _CREDENTIAL_CALL, ("login(", "log_in(", "sign", "auth", "connect(")),
+        (
+            "credential-call",
+            _CREDENTIAL_CALL,
+            (
+                "login(",
+                "log_in(",
+                "signin(",
+                "sign_in(",
+                "auth(",
+                "authenticate(",
+                "connect(",
+                "set_password(",
+            ),
+        ),
     ]
     for key, source, guards in patterns:
         if any(guard in folded for guard in guards):
@@ -2521,14 +2563,46 @@ def _has_inner_symbol(text: str) -> bool:
 
     A cheap test (``str.find`` per symbol) before the password pattern is compiled.
     """
-    return _occurs(
-        text, "!#$%^&*+?~@", lambda i, _: text[i - 1].isalnum() and text[i + 1].isalnum(), 1
+    return _occurs(text, "!#$%^&*+?~@", lambda i, _: _mixed_around(text, i), 1)
+
+
+def _mixed_around(text: str, index: int) -> bool:
+    """Tell whether the word around a symbol at ``index`` mixes upper, lower and digits.
+
+    What the password pattern's look-aheads ask for, tested before it is compiled.
+    """
+    if not (text[index - 1].isalnum() and text[index + 1].isalnum()):
+        return False
+    start = index
+    while start > max(0, index - 31) and not text[start - 1].isspace():
+        start -= 1
+    end = index
+    while end < min(len(text), index + 32) and not text[end].isspace():
+        end += 1
+    word = text[start:end]
+    return (
+        any(c.isupper() for c in word)
+        and any(c.islower() for c in word)
+        and any(c.isdigit() for c in word)
     )
 
 
 def _has_word_join(text: str) -> bool:
-    """Tell whether capitalised words are joined by ``.`` or ``_`` (``Copper.Willow``)."""
-    return _occurs(text, "._", lambda i, _: text[i - 1].islower() and text[i + 1].isupper(), 1)
+    """Tell whether capitalised words are joined by ``.`` or ``_`` (``Copper.Willow42``)."""
+    return _occurs(text, "._", lambda i, _: _joins_words(text, i), 1)
+
+
+def _joins_words(text: str, index: int) -> bool:
+    """Tell whether ``Word`` + the joiner at ``index`` + ``Word`` + digits stand there."""
+    start = index
+    while start > max(0, index - 12) and text[start - 1].islower():
+        start -= 1
+    if index - start < 2 or start == 0 or not text[start - 1].isupper():  # noqa: PLR2004
+        return False
+    end = index + 2
+    while end < min(len(text), index + 14) and text[end].islower():
+        end += 1
+    return text[index + 1].isupper() and end - index > 3 and end < len(text) and text[end].isdigit()  # noqa: PLR2004
 
 
 def _occurs(
@@ -2654,7 +2728,7 @@ def _apply_named_after(text: str, folded: str) -> str:
                 spans.append((match.start("value"), match.start("value") + len(value), "secret"))
     if _anchor_follows(folded, ("set ", "put ", "change ", "update ", "make "), 24):
         spans += _named_after_spans(_rx("named-before", _NAMED_BEFORE), text)
-    if not text.isascii() and _rx("hangul", "[\uac00-\ud7a3]").search(text):
+    if not text.isascii() and any("\uac00" <= char <= "\ud7a3" for char in text):
         spans += _named_after_spans(_rx("named-after-ko", _NAMED_AFTER_KO), text)
     return _apply_spans(text, spans)
 
@@ -2681,6 +2755,7 @@ def _named_after_spans(pattern: re.Pattern[str], text: str) -> list[Span]:
 # What must follow a shape's anchor before its pattern is worth compiling.
 _FOLLOW = (_TOKEN_CHARS, 12)
 _SHAPE_FOLLOW: dict[str, tuple[frozenset[str] | None, int]] = {
+    "lob-key": (frozenset("0123456789abcdef_listv"), 40),  # "test_refund…" compiles nothing
     "twilio-key": (frozenset("SKAC0123456789abcdef"), 34),
     "slack-webhook": (None, 0),
     "discord-webhook": (None, 0),
@@ -2774,6 +2849,8 @@ _RULES: tuple[_Rule, ...] = (
     _Rule("prose-en", _PROSE_EN_ANCHORS, "", _at("-"), scan=_scan_prose_en, fold=True),
     _Rule("prose-ko", _PROSE_KO_ANCHORS, "", _locate_ko, scan=_scan_prose_ko, fold=True),
 )
+_ALL_RULES = (1 << len(_RULES)) - 1
+_UNGATED = sum(1 << index for index, rule in enumerate(_RULES) if rule.grams is None)
 
 # Passes over the whole text after the rules: each sees the markers of those before it.
 _PASSES = (
@@ -2831,10 +2908,24 @@ def redact(text: str) -> str:
     """
     if not isinstance(text, str):
         return text
+    text = str.__str__(text)  # a str subclass cannot override what we scan
+    known = _MEMO.get(text)
+    if known is not None:
+        return known
     try:
-        return _redact(str.__str__(text))  # a str subclass cannot override what we scan
+        clean = _redact(text)
     except Exception:  # noqa: BLE001 - handing back unredacted text is the one thing not to do
         return _marker("redaction-error")
+    if len(text) <= MEMO_CHARS and len(_MEMO) < MEMO_ENTRIES:
+        _MEMO[text] = clean
+    return clean
+
+
+# Redaction is a pure function of the text, so a process remembers what it redacted: a hook
+# writes the same ids, paths and keys in each of its records. Bounded (about 1 MB at most).
+MEMO_CHARS = 4_096
+MEMO_ENTRIES = 256
+_MEMO: dict[str, str] = {}
 
 
 def _redact(text: str) -> str:
@@ -2842,17 +2933,57 @@ def _redact(text: str) -> str:
     if len(text) < len("pwd=xy"):  # nothing shorter can hold a name and a value
         return text
     text = _apply_private_keys(text)
-    folded_from, folded = None, ""
-    for rule in _RULES:
-        if rule.fold and folded_from is not text:
-            folded_from, folded = text, _folded(text)
-        text = _run(rule, text, folded)
+    folded = _folded(text)
+    pending = _candidates(text, folded)
+    while pending:
+        lowest = pending & -pending
+        pending ^= lowest
+        changed = _run(_RULES[lowest.bit_length() - 1], text, folded)
+        if changed is not text:  # the rules after it look at the new text
+            text, folded = changed, _folded(changed)
+            pending &= _candidates(text, folded)
     folded = _folded(text)
     for apply in _PASSES:
         changed = apply(text, folded)
         if changed is not text:
             text, folded = changed, _folded(changed)
     return _apply_bare_tokens(text)
+
+
+GATE_CHARS = 256  # longer texts: listing their pairs costs more than the finds it saves
+
+
+def _candidates(text: str, folded: str) -> int:
+    """Return the rules that may match ``text``, as a bit mask over ``_RULES`` (bit i: rule i).
+
+    A rule whose anchors all begin with a pair of characters the text lacks cannot match,
+    so a short text (most strings of a hook payload: ids, paths, names, descriptions) is
+    tested against a handful of rules, not every one, without a single find.
+    """
+    if len(text) > GATE_CHARS:
+        return _ALL_RULES
+    plain, fold = _GATES
+    mask = _UNGATED
+    # zip, not itertools.pairwise: this module also runs under Python 3.8 (core/venv.py)
+    for pair in zip(text, text[1:]):  # noqa: B905, RUF007
+        mask |= plain.get(pair, 0)
+    for pair in zip(folded, folded[1:]):  # noqa: B905, RUF007
+        mask |= fold.get(pair, 0)
+    return mask
+
+
+def _gates() -> tuple[dict[tuple[str, str], int], dict[tuple[str, str], int]]:
+    """For each pair of characters, the rules (bit mask) with an anchor starting with it."""
+    plain: dict[tuple[str, str], int] = {}
+    fold: dict[tuple[str, str], int] = {}
+    for index, rule in enumerate(_RULES):
+        table = fold if rule.fold else plain
+        for pair in rule.grams or ():
+            table[pair] = table.get(pair, 0) | 1 << index
+    return plain, fold
+
+
+_GATES = _gates()
 
 
 def _apply_bare_tokens(text: str) -> str:
