@@ -247,7 +247,7 @@ def worker_load_save(home: Path) -> dict[str, Any]:
 
     def uncapped(memory_type: MemoryType | str) -> StoreSpec:  # a direct file has no cap
         spec = spec_for(memory_type)
-        return StoreSpec(spec.type, spec.filename, spec.id_prefix, spec.ttl, 10**9)
+        return StoreSpec(spec.type, spec.filename, spec.id_prefix, spec.ttl_days, 10**9)
 
     # Saves go through the API, which takes its store specs from its own name `spec_for`.
     mock.patch.object(api, "spec_for", uncapped).start()  # for the rest of this worker process

@@ -12,6 +12,7 @@ from payloads import captured
 from artibot_memory.capture import journal
 from artibot_memory.plugin import fast
 from artibot_memory.recall import known_errors
+from artibot_memory.store.envelope import encode
 from artibot_memory.text.signature import error_signature
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -200,6 +201,44 @@ def test_a_missing_or_odd_store_means_no_match(memory_home: Path, content: str |
     memory_home.mkdir(parents=True, exist_ok=True)
     if content is not None:
         (memory_home / known_errors.ERROR_STORE).write_text(content)
+    assert fast.handle("PostToolUseFailure", failure(YAML_ERROR)) is None
+    assert len(journaled()) == 1
+
+
+def framed(entries: list[Any]) -> bytes:
+    """A store file as the package writes it: one compact entry per line."""
+    return encode(json.dumps(entries, separators=(",", ":"), ensure_ascii=False).encode())
+
+
+@pytest.mark.parametrize("framing", ["one-per-line", "pretty", "compact-one-line"])
+def test_the_fix_is_found_however_the_store_file_is_laid_out(
+    memory_home: Path, framing: str
+) -> None:
+    entries = [
+        error_entry(id="err-other", signature="typeerror: x", text=f"mentions {YAML_SIGNATURE}"),
+        error_entry(),
+        error_entry(id="err-accent", signature="é: not ascii", resolution="kept apart"),
+    ]
+    document = {"schema_version": 1, "entries": entries}
+    raw = {
+        "one-per-line": framed(entries),
+        "pretty": json.dumps(document, indent=2).encode(),
+        "compact-one-line": json.dumps(document).encode(),
+    }[framing]
+    memory_home.mkdir(parents=True, exist_ok=True)
+    (memory_home / known_errors.ERROR_STORE).write_bytes(raw)
+    output = fast.handle("PostToolUseFailure", failure(YAML_ERROR))
+    assert output is not None
+    context = output["hookSpecificOutput"]["additionalContext"]
+    assert "err-0a1b2c3d4e" in context and "pip install pyyaml" in context  # noqa: PT018
+    assert known_errors.recall("é: not ascii", "/home/dev/proj")[1] == "err-accent"
+    assert known_errors.recall("never seen", "/home/dev/proj") == (None, None)
+
+
+def test_a_broken_line_in_a_framed_store_means_no_match_not_a_crash(memory_home: Path) -> None:
+    raw = framed([error_entry()]).replace(b'"count":3', b'"count":3,,')
+    memory_home.mkdir(parents=True, exist_ok=True)
+    (memory_home / known_errors.ERROR_STORE).write_bytes(raw)
     assert fast.handle("PostToolUseFailure", failure(YAML_ERROR)) is None
     assert len(journaled()) == 1
 

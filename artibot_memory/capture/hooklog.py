@@ -41,9 +41,7 @@ def write_log(message: str, home: str | None = None) -> None:
         path = _log_path(home)
         if os.path.lexists(path) and os.lstat(path).st_size > LOG_MAX_BYTES:
             os.replace(path, f"{path}.1")
-        entry = (
-            f"{clock.now().isoformat(timespec='seconds')} {cut_middle(message, LOG_ENTRY_CHARS)}"
-        )
+        entry = f"{clock.stamp('seconds')} {cut_middle(message, LOG_ENTRY_CHARS)}"
         disk.append_text(path, entry.rstrip("\n") + "\n")
     except Exception:  # noqa: BLE001, S110 - logging must never become the failure
         pass

@@ -147,7 +147,7 @@ def _precut(record: Mapping[str, Any]) -> dict[str, Any]:
     """Stamp ``record`` and cut its strings to a few times their limits, before redaction."""
     stamped: dict[str, Any] = {
         "v": RECORD_VERSION,
-        "at": clock.now().isoformat(timespec="milliseconds"),
+        "at": clock.stamp("milliseconds"),
     }
     stamped.update((key, value) for key, value in record.items() if key not in stamped)
     return _trim(stamped, PRECUT_FACTOR)  # type: ignore[no-any-return] # a dict stays one
@@ -264,7 +264,7 @@ def _dumps(record: Mapping[str, Any]) -> bytes:
 
 def _stale_takes(home: str, stale_after: float) -> list[str]:
     """Return takes older than ``stale_after`` seconds (their drain died), oldest first."""
-    cutoff = _micros() - int(stale_after * 1_000_000)
+    cutoff = clock.micros_now() - int(stale_after * 1_000_000)
     found: list[tuple[int, str]] = []
     for name in _names(home):
         taken_at = _taken_at(name)
@@ -289,17 +289,13 @@ def _taken_at(name: str) -> int | None:
 
 def _claim(path: str, home: str) -> str | None:
     """Rename ``path`` to a fresh take name; ``None`` when another drain got it first."""
-    name = f"journal.{_micros()}.{os.getpid()}.{os.urandom(3).hex()}{TAKEN_SUFFIX}"
+    name = f"journal.{clock.micros_now()}.{os.getpid()}.{os.urandom(3).hex()}{TAKEN_SUFFIX}"
     taken = os.path.join(home, name)
     try:
         os.rename(path, taken)
     except FileNotFoundError:
         return None
     return taken
-
-
-def _micros() -> int:
-    return int(clock.now().timestamp() * 1_000_000)
 
 
 def _read_locked(path: str) -> bytes:

@@ -31,7 +31,7 @@ import re
 
 from artibot_memory.core import clock
 from artibot_memory.core.paths import home_dir
-from artibot_memory.store.envelope import current_entries
+from artibot_memory.store.envelope import current_entries, entries_holding
 from artibot_memory.store.table import MemoryType, spec_for
 
 TYPE_CHECKING = False  # typing costs an import on the hook's fast path
@@ -87,9 +87,12 @@ def find_fix(signature: str, cwd: str | None, home: str | None = None) -> dict[s
 
 
 def _matching(signature: str, home: str | None) -> list[dict[str, Any]]:
-    now = clock.now()
     path = os.path.join(home or home_dir(create=False), ERROR_STORE)
-    return [e for e in _error_entries(path) if _usable(e, signature, now)]
+    same = [e for e in _error_entries(path, signature) if _same_error(e, signature)]
+    if not same:
+        return []  # a new error: no time is read (datetime costs about 3 ms)
+    now = clock.now()
+    return [e for e in same if not _expired(e.get("expires_at"), now)]
 
 
 def _best_fix(
@@ -111,24 +114,25 @@ def _specific(signature: str) -> bool:
     return is_specific(signature)
 
 
-def _error_entries(path: str) -> list[Any]:
+def _error_entries(path: str, signature: str) -> list[Any]:
+    """Return the stored entries that may have this signature (only their lines are parsed)."""
     try:
         if os.stat(path).st_size > MAX_STORE_BYTES:
             return []
         with open(path, "rb") as handle:
-            document = json.loads(handle.read())
+            raw = handle.read()
+        found = entries_holding(raw, signature)
+        return current_entries(json.loads(raw)) if found is None else found
     except (OSError, ValueError, RecursionError):
         return []
-    return current_entries(document)
 
 
-def _usable(entry: object, signature: str, now: datetime) -> bool:
+def _same_error(entry: object, signature: str) -> bool:
     return (
         isinstance(entry, dict)
         and entry.get("signature") == signature
         and entry.get("type") == "error"
         and entry.get("state") != "superseded"
-        and not _expired(entry.get("expires_at"), now)
     )
 
 

@@ -19,8 +19,10 @@ Showing a cached context journals an access record, exactly as a fresh one does.
 >>> from datetime import datetime, timezone
 >>> now = datetime(2026, 1, 1, tzinfo=timezone.utc)
 >>> write_cache(home, "/src/shop", "the text", ["pref-1"], None, now)
->>> read_cache(home, "/src/shop", now)
+>>> read_cache(home, "/src/shop", micros(now))
 ('the text', ['pref-1'])
+>>> read_cache(home, "/src/shop", micros(now) + MAX_AGE_US + 1) is None
+True
 """
 
 from __future__ import annotations
@@ -28,7 +30,6 @@ from __future__ import annotations
 import json
 import os
 import zlib
-from datetime import datetime, timedelta
 
 from artibot_memory.capture import journal
 from artibot_memory.core import clock
@@ -41,11 +42,19 @@ from artibot_memory.store.table import STORES
 # serves SessionStart with the standard library, and every import is paid at each start.
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from datetime import datetime
     from pathlib import Path
     from typing import Any
 
-CACHE_VERSION = 2  # 2: errors say how sure their fix is, commands how many runs failed
-MAX_AGE = timedelta(days=1)
+# 2: errors say how sure their fix is, commands how many runs failed;
+# 3: the times a start reads are whole microseconds too (no datetime on the cached start).
+CACHE_VERSION = 3
+MAX_AGE_US = 24 * 3600 * 1_000_000  # a day: recency drifts
+
+
+def micros(moment: datetime) -> int:
+    """Return an aware datetime as whole microseconds since the epoch."""
+    return int(moment.timestamp() * 1_000_000)
 
 
 def cache_path(home: str | Path, project: str | None) -> str:
@@ -108,8 +117,10 @@ def write_cache(  # noqa: PLR0917 - the cache's fields, each named at the one ca
         "text": text,
         "ids": ids,
         "stores": fingerprints(home),
-        "written_at": now.isoformat(),
+        "written_at": now.isoformat(),  # for people; the start reads the *_us twins
         "valid_until": valid_until.isoformat() if valid_until else None,
+        "written_us": micros(now),
+        "valid_until_us": micros(valid_until) if valid_until else None,
     }
     from pathlib import Path  # noqa: PLC0415 - the full path has it loaded anyway
 
@@ -120,32 +131,32 @@ def write_cache(  # noqa: PLR0917 - the cache's fields, each named at the one ca
     write_document(Path(cache_path(home, project)), json.dumps(document).encode("utf-8"))
 
 
-def read_cache(
-    home: str | Path, project: str | None, now: datetime
-) -> tuple[str, list[str]] | None:
-    """Return the cached (text, ids) when still exactly what a fresh render would give."""
+def read_cache(home: str | Path, project: str | None, now_us: int) -> tuple[str, list[str]] | None:
+    """Return the cached (text, ids) when still exactly what a fresh render would give.
+
+    ``now_us`` is the time in microseconds (:func:`~artibot_memory.core.clock.micros_now`).
+    """
     try:
         with open(cache_path(home, project), "rb") as handle:
             document = json.loads(handle.read())
     except (OSError, ValueError):
         return None
-    if not isinstance(document, dict) or not _still_valid(document, home, project, now):
+    if not isinstance(document, dict) or not _still_valid(document, home, project, now_us):
         return None
     return str(document.get("text") or ""), [str(i) for i in document.get("ids") or []]
 
 
 def _still_valid(
-    document: dict[str, Any], home: str | Path, project: str | None, now: datetime
+    document: dict[str, Any], home: str | Path, project: str | None, now_us: int
 ) -> bool:
     if document.get("v") != CACHE_VERSION or document.get("project") != project:
         return False
     if _journal_waiting(home) or document.get("stores") != fingerprints(home):
         return False
-    written = clock.parse_time(document.get("written_at"))
-    until = clock.parse_time(document.get("valid_until"))
-    if written is None or now - written > MAX_AGE or written > now:
+    written, until = document.get("written_us"), document.get("valid_until_us")
+    if not isinstance(written, int) or now_us - written > MAX_AGE_US or written > now_us:
         return False
-    return document.get("valid_until") is None or (until is not None and now < until)
+    return until is None or (isinstance(until, int) and now_us < until)
 
 
 def _journal_waiting(home: str | Path) -> bool:
@@ -169,7 +180,7 @@ def serve_cached_start(payload: dict[str, Any]) -> tuple[bool, dict[str, Any] | 
     """
     cwd = payload.get("cwd")
     project = project_of(cwd if isinstance(cwd, str) else None)
-    cached = read_cache(home_dir(), project, clock.now())
+    cached = read_cache(home_dir(), project, clock.micros_now())
     if cached is None:
         return False, None
     text, ids = cached

@@ -49,6 +49,40 @@ def encode(entries_json: bytes) -> bytes:
 EMPTY = encode(b"[]")
 
 
+def entries_holding(raw: bytes, text: str) -> list[Any] | None:
+    r"""Return the entries of a store file's bytes whose line holds ``text`` as a JSON string.
+
+    For a reader after one value (the error hook, one signature): a line without it is
+    never parsed. None when the file is not framed as :func:`encode` frames it, or when
+    ``text`` may be escaped in more than one way (non-ASCII, control characters): then
+    parse it whole, with :func:`current_entries`.
+
+    >>> raw = encode(b'[{"id":"e1","signature":"a \\"b\\""},{"id":"e2","signature":"c"}]')
+    >>> entries_holding(raw, 'a "b"'), entries_holding(raw, "zzz")
+    ([{'id': 'e1', 'signature': 'a "b"'}], [])
+    >>> entries_holding(b'{"entries": []}', "c") is None
+    True
+    """
+    import json  # noqa: PLC0415 - the error hook has it loaded; the cached start needs none
+
+    if not raw.startswith(_HEAD) or not text.isascii() or not text.isprintable():
+        return None
+    needle = json.dumps(text)[1:-1].encode("ascii")
+    if needle not in raw:
+        return []
+    try:
+        return [
+            json.loads(line.rstrip(b",\r"))
+            for line in raw[len(_HEAD) :].split(b"\n")
+            if needle in line and line.startswith(b"{")
+        ]
+    except ValueError:
+        return None
+
+
+_HEAD = b'{"schema_version":%d,"entries":[\n' % SCHEMA_VERSION
+
+
 def current_entries(document: object) -> list[Any]:
     """Return the entries of a parsed store file of the current version, else ``[]``.
 

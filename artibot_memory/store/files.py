@@ -15,15 +15,15 @@ True
 from __future__ import annotations
 
 import os
-from datetime import datetime, timedelta
 
 from artibot_memory.core import clock
 from artibot_memory.core.paths import DIR_MODE, FILE_MODE
 
-# The cached SessionStart reads fingerprints here: pathlib, tempfile and typing are
-# imported only where a file is written, or for checkers.
+# The cached SessionStart reads fingerprints here: pathlib, datetime, tempfile and typing
+# are imported only where a file is set aside or written, or for checkers.
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from datetime import datetime
     from pathlib import Path
 
 Fingerprint = tuple[int, int, int]
@@ -44,6 +44,8 @@ def move_aside(path: Path, at: datetime | None = None) -> Path:
     Never replaces an earlier copy moved aside in the same second, and makes the copy
     owner-only. A symlink is renamed itself: what it points to is not touched.
     """
+    from datetime import timedelta  # noqa: PLC0415 - see above
+
     moment = at or clock.now()
     while os.path.lexists(_aside_name(path, moment)):
         moment += timedelta(seconds=1)

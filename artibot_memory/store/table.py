@@ -25,8 +25,11 @@ without bound, so both get a documented cap. Preferences are deduplicated by key
 
 from __future__ import annotations
 
-from datetime import timedelta
 from enum import Enum
+
+TYPE_CHECKING = False  # typing costs an import on the hook's fast path
+if TYPE_CHECKING:
+    from datetime import timedelta
 
 
 class MemoryType(str, Enum):
@@ -58,28 +61,39 @@ class Scope(str, Enum):
 
 
 class StoreSpec:
-    """One store: its type, file name, id prefix, time to live (None: permanent), size cap.
+    """One store: its type, file name, id prefix, days to live (None: permanent), size cap.
 
-    >>> StoreSpec(MemoryType.COMMAND, "c.json", "cmd", timedelta(days=7), 500)
+    >>> StoreSpec(MemoryType.COMMAND, "c.json", "cmd", 7, 500)
     StoreSpec(command, 'c.json', cap 500)
     """
 
-    __slots__ = ("cap", "filename", "id_prefix", "ttl", "type")
+    __slots__ = ("cap", "filename", "id_prefix", "ttl_days", "type")
 
     def __init__(
         self,
         memory_type: MemoryType,
         filename: str,
         id_prefix: str,
-        ttl: timedelta | None,
+        ttl_days: int | None,
         cap: int,
     ) -> None:
         """Describe one store."""
         self.type = memory_type
         self.filename = filename
         self.id_prefix = id_prefix
-        self.ttl = ttl
+        self.ttl_days = ttl_days
         self.cap = cap
+
+    @property
+    def ttl(self) -> timedelta | None:
+        """The time to live, None when permanent (``datetime`` is loaded only for it).
+
+        >>> spec_for("command").ttl
+        datetime.timedelta(days=7)
+        """
+        from datetime import timedelta  # noqa: PLC0415 - about 3 ms, not for the error hook
+
+        return None if self.ttl_days is None else timedelta(days=self.ttl_days)
 
     def __repr__(self) -> str:
         """Show the row as a person reads the table."""
@@ -88,9 +102,9 @@ class StoreSpec:
 
 STORES: tuple[StoreSpec, ...] = (
     StoreSpec(MemoryType.PREFERENCE, "user-preferences.json", "pref", None, 1_000),
-    StoreSpec(MemoryType.CONTEXT, "project-contexts.json", "ctx", timedelta(days=90), 2_000),
-    StoreSpec(MemoryType.COMMAND, "command-history.json", "cmd", timedelta(days=7), 500),
-    StoreSpec(MemoryType.ERROR, "error-patterns.json", "err", timedelta(days=90), 200),
+    StoreSpec(MemoryType.CONTEXT, "project-contexts.json", "ctx", 90, 2_000),
+    StoreSpec(MemoryType.COMMAND, "command-history.json", "cmd", 7, 500),
+    StoreSpec(MemoryType.ERROR, "error-patterns.json", "err", 90, 200),
 )
 _BY_TYPE = {spec.type: spec for spec in STORES}
 _BY_PREFIX = {spec.id_prefix: spec for spec in STORES}
