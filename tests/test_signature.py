@@ -10,8 +10,11 @@ import re
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from artibot_memory.capture.journal import kept_text
+from artibot_memory.text import signature
 from artibot_memory.text.shell import command_signature, program_and_target
 from artibot_memory.text.signature import (
     MAX_SIGNATURE_CHARS,
@@ -749,3 +752,57 @@ def test_a_retry_with_other_flags_pairs_with_the_failed_run() -> None:
     assert program_and_target("pytest tests/test_x.py -x") == program_and_target(
         "pytest tests/test_x.py"
     )
+
+
+# -- the cheap gates before each pattern never change an answer -----------------------------
+
+_LINE_CHARS = "aeEfFnrt :/\\.-_#~^%|[]()'\"`0123456789xXTZ+━✖\t"
+
+
+def _every_fixture_line() -> list[str]:
+    return [
+        line
+        for path in sorted(ERRORS.glob("*.txt"))
+        for line in path.read_text(encoding="utf-8").splitlines()
+    ]
+
+
+def _ungated_noise(line: str) -> bool:
+    low = line.lower()
+    return low.startswith(signature._NOISE_PREFIXES) or bool(  # noqa: SLF001
+        re.match(signature._NOISE, low) or re.search(signature._PROGRESS, low)  # noqa: SLF001
+    )
+
+
+def _ungated_normalise(line: str) -> str:
+    line = line.translate(signature._QUOTES)  # noqa: SLF001
+    for pattern, placeholder, _ in signature._SUBSTITUTIONS:  # noqa: SLF001
+        line = re.sub(pattern, placeholder, line)
+    line = re.sub(signature._LONG_QUOTED, lambda m: f"{m[0][0]}<str>{m[0][0]}", line)  # noqa: SLF001
+    return re.sub(r"\s+", " ", line).strip().lower()
+
+
+def test_the_gates_agree_with_the_patterns_on_every_fixture_line() -> None:
+    lines = _every_fixture_line()
+    assert len(lines) > 1_000
+    for line in lines:
+        assert signature._noise(line) == _ungated_noise(line), line  # noqa: SLF001
+        assert signature._normalise(line) == _ungated_normalise(line), line  # noqa: SLF001
+
+
+_NOISE_STARTS = (
+    *("warn", "Warning: ", "hint: ", "note ", "help", "INFO ", "debug", "done 3", "cached"),
+    *("[internal] ", "transferring ", "run v1", "dev  v2", "node:internal/x:12", "npm error "),
+    *("found 3 errors", "3 failed", "✖ 2 problems", "~~^", "---", "...", "##", "━━ 50%|"),
+    *("a.py::t_x passed", "t.py .. [ 50%]", "eta 0:01", "[###  ]", " 3/10 [0"),
+)
+_LINES = st.text(alphabet=_LINE_CHARS, max_size=80) | st.builds(
+    str.__add__, st.sampled_from(_NOISE_STARTS), st.text(alphabet=_LINE_CHARS, max_size=30)
+)
+
+
+@settings(max_examples=600, deadline=None)
+@given(_LINES)
+def test_the_gates_agree_with_the_patterns_on_any_line(line: str) -> None:
+    assert signature._noise(line) == _ungated_noise(line)  # noqa: SLF001
+    assert signature._normalise(line) == _ungated_normalise(line)  # noqa: SLF001

@@ -152,6 +152,12 @@ _NOISE = (
     r"npm error (?:a complete log|log files|\S*debug(?:-\d+)?\.log$|$|\s+\S+\.log$)"
 )
 _PROGRESS = r"━━|\d%\||eta \d+:\d\d|\[#+ *\]| \d+/\d+ \[\d"
+# What a line must hold for those two to match: the first character of each alternative of
+# _NOISE (or the "%]" and "::" of the two that may start anywhere), a piece of each of
+# _PROGRESS. Most lines hold none, and neither pattern is compiled for them.
+_NOISE_FIRST = frozenset("n~^-.#rdwhict[✖f0123456789")
+_NOISE_ANYWHERE = ("%]", "::")
+_PROGRESS_PIECES = ("━━", "%|", "eta ", "[#", "/")
 
 # --- rank 1: a failed test -----------------------------------------------------------------
 _TEST_STARTS = ("FAILED ", "ERROR", "● ", "FAIL", "not ok ", "✖ ", "--- FAIL: ")
@@ -226,33 +232,39 @@ _WRAPPER = (
 )
 
 # --- normalisation: order matters (URLs before paths, paths before numbers, hex before numbers)
-_SUBSTITUTIONS: tuple[tuple[str, str], ...] = (
-    (r"\b[A-Za-z][\w+.-]*://\S+", "<url>"),
+# Each pattern with the substrings (of the lower-cased line) one of which it needs: a line
+# without them skips the pattern, and the pattern is never compiled for it.
+_DIGITS = tuple("0123456789")
+_SUBSTITUTIONS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
+    (r"\b[A-Za-z][\w+.-]*://\S+", "<url>", ("://",)),
     (
         (
             r"\b\d{4}[-/]\d{2}[-/]\d{2}(?:[T _]\d{2}[:_]\d{2}(?:[:_]\d{2}(?:[.,_]\d+)?)?"
             r"(?:Z|[+-]\d{2}:?\d{2})?)?\b"
         ),
         "<time>",
+        ("-", "/"),
     ),
-    (r"\b\d{1,2}:\d{2}:\d{2}(?:[.,]\d+)?\b", "<time>"),
+    (r"\b\d{1,2}:\d{2}:\d{2}(?:[.,]\d+)?\b", "<time>", (":",)),
     (
         r"\b[0-9a-fA-F]{8}-(?:[0-9a-fA-F]{4}-){3}[0-9a-fA-F]{12}\b",
         "<uuid>",
+        ("-",),
     ),
-    (r"\b0x[0-9a-fA-F]+\b", "<hex>"),
+    (r"\b0x[0-9a-fA-F]+\b", "<hex>", ("0x",)),
     # A path keeps its file name: absolute, home, Windows, and relative ones with an extension.
-    (r"(?<![\w.])[A-Za-z]:\\(?:[^\s'\"`:;,()\[\]{}<>\\]*\\)*", ""),
-    (r"(?<![\w/.~:-])(?:~|\.{1,2})?/(?:[^\s'\"`:;,()\[\]{}<>/]*/)*(?=[^\s/])", ""),
-    (r"(?<![\w/.@-])(?:[\w.-]+/)+(?=[\w-]+(?:\.\w+)*\.[A-Za-z]\w*\b)", ""),
-    (r"\b[Tt][Mm][Pp][\w-]{4,}", "<tmp>"),
-    (r"\b(?=[0-9a-fA-F]*\d)(?=[0-9a-fA-F]*[a-fA-F])[0-9a-fA-F]{6,}\b", "<hex>"),
+    (r"(?<![\w.])[A-Za-z]:\\(?:[^\s'\"`:;,()\[\]{}<>\\]*\\)*", "", (":\\",)),
+    (r"(?<![\w/.~:-])(?:~|\.{1,2})?/(?:[^\s'\"`:;,()\[\]{}<>/]*/)*(?=[^\s/])", "", ("/",)),
+    (r"(?<![\w/.@-])(?:[\w.-]+/)+(?=[\w-]+(?:\.\w+)*\.[A-Za-z]\w*\b)", "", ("/",)),
+    (r"\b[Tt][Mm][Pp][\w-]{4,}", "<tmp>", ("tmp",)),
+    (r"\b(?=[0-9a-fA-F]*\d)(?=[0-9a-fA-F]*[a-fA-F])[0-9a-fA-F]{6,}\b", "<hex>", _DIGITS),
     (
         r"\b(?=[a-zA-Z0-9]*\d[a-zA-Z0-9]*\d)(?=[a-zA-Z0-9]*[a-zA-Z])[a-zA-Z0-9]{20,}\b",
         "<id>",
+        _DIGITS,
     ),
-    (r"\b\d{1,3}(?:\.\d{1,3}){3}\b", "<ip>"),
-    (r"(?<![\w.])\d+(?:\.\d+)*", "<n>"),
+    (r"\b\d{1,3}(?:\.\d{1,3}){3}\b", "<ip>", (".",)),
+    (r"(?<![\w.])\d+(?:\.\d+)*", "<n>", _DIGITS),
 )
 _LONG_QUOTED = (
     r"'[^'\n]{%d,}'|\"[^\"\n]{%d,}\"" % (MAX_QUOTED_CHARS + 1, MAX_QUOTED_CHARS + 1)  # noqa: UP031
@@ -400,9 +412,13 @@ def _telling(lines: list[str]) -> str:
 
 def _noise(line: str) -> bool:
     low = line.lower()
-    return low.startswith(_NOISE_PREFIXES) or bool(
-        re.match(_NOISE, low) or re.search(_PROGRESS, low)
-    )
+    if low.startswith(_NOISE_PREFIXES):
+        return True
+    if (low[:1] in _NOISE_FIRST or any(p in low for p in _NOISE_ANYWHERE)) and re.match(
+        _NOISE, low
+    ):
+        return True
+    return any(p in low for p in _PROGRESS_PIECES) and re.search(_PROGRESS, low) is not None
 
 
 def _wrapper(line: str) -> bool:
@@ -635,7 +651,10 @@ def _wrapper_line(out: _Output) -> str:
 
 def _normalise(line: str) -> str:
     line = line.translate(_QUOTES)
-    for pattern, placeholder in _SUBSTITUTIONS:
-        line = re.sub(pattern, placeholder, line)
-    line = re.sub(_LONG_QUOTED, lambda m: f"{m[0][0]}<str>{m[0][0]}", line)
-    return re.sub(_SPACES, " ", line).strip().lower()
+    for pattern, placeholder, needs in _SUBSTITUTIONS:
+        low = line.lower()
+        if any(need in low for need in needs):
+            line = re.sub(pattern, placeholder, line)
+    if len(line) > MAX_QUOTED_CHARS and ("'" in line or '"' in line):
+        line = re.sub(_LONG_QUOTED, lambda m: f"{m[0][0]}<str>{m[0][0]}", line)
+    return " ".join(line.split()).lower()
