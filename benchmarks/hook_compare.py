@@ -73,11 +73,15 @@ CACHED_START = "SessionStart, start cache ready"
 
 def cases_for(
     roots: dict[str, Path],
-    homes: tuple[Path, Path],
+    homes: tuple[Path, dict[str, Path]],
     python: str,
     names: list[tuple[str, str, dict[str, Any]]],
 ) -> list[latency.Case]:
-    """The baseline, each per-tool-call case and the cached start, once per checkout."""
+    """The baseline, each per-tool-call case and the cached start, once per checkout.
+
+    Each checkout starts from a home whose start cache it rendered itself: a cache of
+    another format (the CACHE_VERSION of the other checkout) is re-rendered, on every run.
+    """
     full, cached = homes
     cases = [latency.Case("python3 -c pass", [python, "-c", "pass"])]
     for name, event, payload in names:
@@ -97,7 +101,7 @@ def cases_for(
                 f"{CACHED_START} [{label}]",
                 argv_of(root, "SessionStart", python),
                 json.dumps(latency.session_start()).encode(),
-                home=cached,
+                home=cached[label],
                 check=check,
                 persistent=True,
                 prepare=prepare,
@@ -112,6 +116,10 @@ def report(cases: list[latency.Case], roots: dict[str, Path], names: list[str]) 
     rows, met = [], True
     for name in names:
         this, other = (by_name[f"{name} [{label}]"] for label in roots)
+        if not this.walls or not other.walls:  # every run failed: said below, not measured
+            met = False
+            rows.append([name, "failed", "failed", "", "", "", "**FAILED**"])
+            continue
         ratio = common.median(this.walls) / common.median(other.walls)
         met &= ratio <= TARGET_RATIO
         rows.append(
@@ -162,8 +170,11 @@ def main(argv: list[str] | None = None) -> int:
             compile_package(root, python)
         named = payloads(seeded)
         env = {k: v for k, v in os.environ.items() if k != "ARTIBOT_MEMORY_HOME"}
-        start = argv_of(common.ROOT, "SessionStart", python)
-        cached = latency.seed_cached_home(seeded, scratch, start, env)
+        cached = {}
+        for label, root in roots.items():
+            (scratch / label).mkdir()
+            start = argv_of(root, "SessionStart", python)
+            cached[label] = latency.seed_cached_home(seeded, scratch / label, start, env)
         cases = cases_for(roots, (seeded, cached), python, named)
         latency.measure(cases, env, args.runs, args.warmup, scratch)
         names = [name for name, _event, _payload in named] + [CACHED_START]
