@@ -41,6 +41,7 @@ SECTION_ORDER = (
     "quality",
     "preference_detection",
     "redaction",
+    "agent_retrieval",
 )
 RESULTS_HEADER = """# Benchmark results
 

@@ -32,6 +32,7 @@ FULL = {
     "quality": [],
     "preference_detection": [],
     "redaction": [],
+    "agent_retrieval": [],
 }
 # Each at its smallest, with --no-write where the benchmark writes RESULTS.md.
 SMOKE = {
@@ -44,6 +45,7 @@ SMOKE = {
     "crash_safety": ["--trials", "2", "--lines", "200", "--seed-entries", "10"],
     "preference_detection": ["--no-write"],
     "redaction": ["--seeds", "1,2", "--no-write"],
+    "agent_retrieval": ["--smoke", "--no-write"],
 }
 QUICK = {
     "hook_latency": ["--runs", "5", "--warmup", "1"],
@@ -53,6 +55,7 @@ QUICK = {
     "quality": ["--conversations", "2"],
     "preference_detection": [],
     "redaction": ["--seeds", "1,2,3"],
+    "agent_retrieval": [],
 }
 
 
