@@ -6,8 +6,9 @@ seed). The caps of the stores do not apply to a file written directly, and searc
 is there. Each measurement runs in a fresh subprocess so its peak RSS (``ru_maxrss``) is its own:
 
 - search: ``artibot_memory.recall.search.search(query, limit=10, record=False)``, 12 queries (8 that
-  match, 4 that match nothing), median and p95; then one query taken apart step by step (read,
-  parse, validate, filter, tokenise, index, score) to show where the time goes;
+  match, 4 that match nothing), median and p95; then one query taken apart step by step the way
+  search worked before the index (read, parse, validate, filter, tokenise, index, score), to
+  show what the index saves;
 - load: ``Store.load()``; save: ``memory.save_many([one draft])`` into the big jsonfile, i.e. the
   full rewrite (the 2,000-context cap is lifted in that subprocess, or the save would evict the
   store down to 2,000 entries);
@@ -15,7 +16,9 @@ is there. Each measurement runs in a fresh subprocess so its peak RSS (``ru_maxr
   token cache keyed by the store file's mtime and size with lazy validation (parse with orjson,
   validate only the 10 hits), and a SQLite FTS5 sidecar index (standard library ``sqlite3``).
 
-Target: 100k-entry search within 1 s and 150 MB peak RSS; growth near-linear or better.
+Search reads through the index (``index.sqlite``, built once per size before the timed searches,
+and timed as "index build"). Targets (issue 12): 100k-entry search p95 within 50 ms and 100 MB
+peak RSS, index build within 10 s; growth near-linear or better.
 
     python benchmarks/scale.py [--sizes 1000,10000,100000] [--no-prototypes] [--no-write]
 """
@@ -50,7 +53,8 @@ if TYPE_CHECKING:
 
 R = TypeVar("R")
 
-TARGET_SECONDS, TARGET_RSS_MB = 1.0, 150.0
+# Issue 12: search p95 <= 50 ms in one process, peak RSS <= 100 MB, index build <= 10 s.
+TARGET_P95_SECONDS, TARGET_RSS_MB, TARGET_BUILD_SECONDS = 0.050, 100.0, 10.0
 SEED = 7
 HIT_QUERIES = (
     "refund rounding currency decimal",
@@ -148,6 +152,15 @@ def worker_baseline(_home: Path) -> dict[str, Any]:
     import artibot_memory.recall.search  # noqa: F401, PLC0415
 
     return {"rss_mb": rss_mb()}
+
+
+def worker_index(home: Path) -> dict[str, Any]:
+    """Build the index from scratch: what the first read after a change of every store pays."""
+    from artibot_memory.store import index  # noqa: PLC0415
+
+    started = time.perf_counter()
+    held = index.rebuild(home)
+    return {"seconds": time.perf_counter() - started, "rss_mb": rss_mb(), "held": held}
 
 
 def worker_search(home: Path) -> dict[str, Any]:
@@ -504,6 +517,7 @@ def calibration_unit() -> float:
 
 WORKERS = {
     "baseline": worker_baseline,
+    "index": worker_index,
     "search": worker_search,
     "load_save": worker_load_save,
     "builds": worker_builds,
@@ -553,7 +567,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"generating {size:,} entries ...", flush=True)
             results[size] = {"generate": generate(home, size)}
         baseline = run_worker("baseline", Path(tmp))
-        phases = ["search", "load_save"] + (
+        phases = ["index", "search", "load_save"] + (
             [] if args.no_prototypes else ["builds", "token_cache", "fts"]
         )
         for phase in phases:  # every size in one phase before the next phase: load drifts alike
@@ -602,6 +616,7 @@ def report(
                 common.ms(load[s]),
                 common.ms(save[s]),
                 f"{rss[s]:.0f} MB",
+                f"{results[s]['index']['seconds']:.2f} s ({results[s]['index']['rss_mb']:.0f} MB)",
                 f"{results[s]['load_save']['rss_mb']:.0f} MB",
                 f"{size_b[s] / 2**20:.1f} MB",
                 f"{results[s]['generate']:.1f} s",
@@ -617,8 +632,10 @@ def report(
         ["peak RSS (search)", _growth(rss, sizes)],
         ["file size", _growth(size_b, sizes)],
     ]
-    ok_time = med[big] <= TARGET_SECONDS
+    ok_time = p95[big] <= TARGET_P95_SECONDS
     ok_rss = rss[big] <= TARGET_RSS_MB
+    build = results[big]["index"]["seconds"]
+    ok_build = build <= TARGET_BUILD_SECONDS
     linear = (
         normalised[big] / normalised[sizes[0]] <= 1.3 * big / sizes[0] if len(sizes) > 1 else True
     )
@@ -642,6 +659,7 @@ def report(
                 "load",
                 "save (rewrite)",
                 "peak RSS, search",
+                "index build (peak RSS)",
                 "peak RSS, load+save",
                 "file",
                 "generate (not product)",
@@ -656,14 +674,15 @@ def report(
         "Calibration unit (a fixed tokenising task timed in the same subprocess, before and after, to see "
         "the machine's load): " + ", ".join(f"{s:,}: {unit[s] * 1000:.0f} ms" for s in sizes) + ".",
         "",
-        f"- target {big:,}-entry search <= 1 s: {med[big]:.2f} s cold, {warm[big]:.2f} s warm — "
+        f"- target {big:,}-entry search p95 <= 50 ms (issue 12): {p95[big] * 1000:.0f} ms "
+        f"(median {med[big] * 1000:.0f} ms, warm {warm[big] * 1000:.0f} ms) — "
         + common.verdict(
-            ok_time, "the whole store is loaded, validated, tokenised and indexed on every search"
+            ok_time, "a common query term's postings are read and counted in Python, row by row"
         ),
-        f"- target {big:,}-entry peak RSS <= 150 MB: {rss[big]:.0f} MB — "
-        + common.verdict(
-            ok_rss, "every entry becomes a pydantic Memory plus its token lists and postings"
-        ),
+        f"- target {big:,}-entry peak RSS <= 100 MB: {rss[big]:.0f} MB — "
+        + common.verdict(ok_rss, "the package's own imports (pydantic) and SQLite's page cache"),
+        f"- target index build at {big:,} entries <= 10 s: {build:.1f} s — "
+        + common.verdict(ok_build, "every entry is tokenised in Python once"),
         "- growth near-linear or better (load-normalised search time): "
         + common.verdict(linear, "super-linear growth of search time"),
         "",

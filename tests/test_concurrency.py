@@ -203,3 +203,26 @@ def test_saves_racing_with_hooks_ingest_and_prune_lose_nothing(memory_home: Path
     assert len([e for e in stored("error") if "ValueError: check" in e["text"]]) == failures
     assert all(rounds >= 1 for rounds in results[-2:])
     assert every_json_file_parses(memory_home)
+
+
+def test_sixteen_writers_keep_the_search_index_in_step(memory_home: Path) -> None:
+    from artibot_memory.core import disk  # noqa: PLC0415
+    from artibot_memory.store import index  # noqa: PLC0415
+    from artibot_memory.store.files import fingerprint  # noqa: PLC0415
+    from artibot_memory.store.table import STORES  # noqa: PLC0415
+
+    memory_home.mkdir(parents=True, exist_ok=True)
+    index.fresh(memory_home).close()  # the index exists: each write updates it in place
+    run_together(memory_home, [(save_batch, worker) for worker in range(WORKERS)])
+    connection = disk.connect_sqlite(index.index_path(memory_home), 5_000)
+    try:
+        stamps = dict(connection.execute("SELECT file, fingerprint FROM stores").fetchall())
+        held = {row[0] for row in connection.execute("SELECT id FROM memories")}
+    finally:
+        connection.close()
+    # Read before any catch-up: the writers themselves kept it exact.
+    assert stamps == {
+        spec.filename: index.stamp(fingerprint(memory_home / spec.filename)) for spec in STORES
+    }
+    assert held == {entry["id"] for t in TYPES for entry in stored(t)}
+    assert len(held) == WORKERS * SAVES_PER_WORKER

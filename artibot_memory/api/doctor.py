@@ -57,7 +57,7 @@ from artibot_memory.core.errors import (
     UnsafeStoreError,
 )
 from artibot_memory.core.paths import is_inside, memory_home
-from artibot_memory.store import envelope
+from artibot_memory.store import envelope, index
 from artibot_memory.store.files import make_private, move_aside
 from artibot_memory.store.jsonfile import Store, encode_entries, parse_store_bytes
 from artibot_memory.store.lock import locked
@@ -395,6 +395,14 @@ def repair(home: Path | None = None) -> list[str]:
     actions += repair_links(home)
     actions += repair_modes(home)
     return actions
+
+
+def reindex(home: Path | None = None) -> str:
+    """Build the search index again from the stores; say what it holds."""
+    home = home if home is not None else memory_home()
+    held = index.rebuild(home)
+    held_words = counted(held, "memory", "memories")
+    return f"reindex: built index.sqlite again from the stores: {held_words}"
 
 
 def repair_store(store: Store) -> list[str]:

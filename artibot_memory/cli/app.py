@@ -327,6 +327,11 @@ def _add_doctor(subparsers: argparse._SubParsersAction[argparse.ArgumentParser])
     doctor = subparsers.add_parser("doctor", help="check every file of the memory home")
     doctor.add_argument("--repair", action="store_true", help="mend it (originals kept aside)")
     doctor.add_argument(
+        "--reindex",
+        action="store_true",
+        help="build the search index (index.sqlite) again from the stores",
+    )
+    doctor.add_argument(
         "--rebuild-venv",
         action="store_true",
         help="build the plugin's Python environment again now (after a failed install)",

@@ -318,7 +318,7 @@ def cmd_ingest(_args: argparse.Namespace) -> Output:
 
 
 def cmd_doctor(args: argparse.Namespace) -> Output:
-    """``doctor [--repair] [--rebuild-venv]``: check the home's files and the plugin venv.
+    """``doctor [--repair] [--reindex] [--rebuild-venv]``: check the home and the plugin venv.
 
     ``--rebuild-venv`` starts the venv's build now (a failed one waits an hour otherwise)
     and says where its log is; the checks after it show the build running.
@@ -341,6 +341,7 @@ def cmd_doctor(args: argparse.Namespace) -> Output:
             building = building and started
             rebuilt += said
     actions = doctor.repair() if args.repair else []
+    reindexed = [doctor.reindex()] if args.reindex else []
     checks = doctor.diagnose()
     healthy = all(check.ok for check in checks)
     # The venv's lines go after the home's and before the home's hints (the last lines);
@@ -348,13 +349,16 @@ def cmd_doctor(args: argparse.Namespace) -> Output:
     home_checks = [check for check in checks if check.name != doctor.VENV_CHECK]
     report = doctor.report_lines(home_checks)
     venv_lines = [check.line() for check in checks if check.name == doctor.VENV_CHECK]
-    lines = (doctor.format_actions(actions) if args.repair else []) + [
-        f"rebuild-venv: {line}" for line in rebuilt
-    ]
+    lines = (
+        (doctor.format_actions(actions) if args.repair else [])
+        + reindexed
+        + [f"rebuild-venv: {line}" for line in rebuilt]
+    )
     lines += report[: len(home_checks)] + venv_lines + report[len(home_checks) :]
     data = {
         "healthy": healthy,
         "repaired": actions,
+        "reindexed": reindexed,
         "rebuild_venv": rebuilt,
         "checks": [c.as_dict() for c in checks],
     }

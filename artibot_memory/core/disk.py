@@ -30,7 +30,7 @@ imports the redactor on first use, so a hook that writes nothing pays nothing.
 >>> write_text(folder / "note.md", "token ghp_" + "a1B2c3D4e5" * 4)
 >>> (folder / "note.md").read_text()
 'token [REDACTED:github-token]'
->>> write_document(folder / "x.json", b'{"a": "sk-ant-api03-' + b"x7Y" * 30 + b'"}')
+>>> _ = write_document(folder / "x.json", b'{"a": "sk-ant-api03-' + b"x7Y" * 30 + b'"}')
 >>> (folder / "x.json").read_text()
 '{"a": "[REDACTED:anthropic-key]"}'
 """
@@ -44,6 +44,7 @@ from artibot_memory.core.paths import FILE_MODE
 TYPE_CHECKING = False  # typing costs an import on the hook's fast path
 if TYPE_CHECKING:
     import re
+    import sqlite3
     from collections.abc import Callable
     from typing import Any, TypeVar
 
@@ -154,13 +155,45 @@ def write_text(path: str | os.PathLike[str], text: str) -> None:
     write_bytes(path, clean(text).encode("utf-8"))
 
 
-def write_document(path: str | os.PathLike[str], data: bytes) -> None:
+def write_document(path: str | os.PathLike[str], data: bytes) -> bytes:
     """Write the JSON document ``data`` to ``path`` atomically, after :func:`checked_document`.
 
     The lines of the file it replaces were checked when they were written: only new lines
     are read (a store of 2,000 entries, one per line, changed by one, costs one entry).
+    Returns the bytes written (``data`` itself unless a secret had to be taken out).
     """
-    write_bytes(path, checked_document(data, _lines_of(path)))
+    checked = checked_document(data, _lines_of(path))
+    write_bytes(path, checked)
+    return checked
+
+
+def connect_sqlite(path: str | os.PathLike[str], busy_timeout_ms: int) -> sqlite3.Connection:
+    """Open (creating it private) the SQLite database at ``path``, in WAL mode.
+
+    The one database the package writes is the search index, a copy of the stores: every
+    row it gets is read from a store file this module wrote (and so checked), never from
+    raw input, which is why its rows are not redacted again here. The file and its WAL
+    and shared-memory files are created 0600 (the umask is narrowed while SQLite creates
+    them).
+    """
+    import sqlite3  # noqa: PLC0415 - only the index pays for it
+
+    previous = os.umask(0o077)
+    try:
+        connection = sqlite3.connect(os.fspath(path), timeout=busy_timeout_ms / 1000)
+        try:
+            connection.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
+            connection.execute("PRAGMA journal_mode = WAL")
+            connection.execute("PRAGMA synchronous = NORMAL")
+        except sqlite3.DatabaseError:
+            connection.close()
+            raise
+    finally:
+        os.umask(previous)
+    for name in (os.fspath(path), f"{os.fspath(path)}-wal", f"{os.fspath(path)}-shm"):
+        if os.path.exists(name) and not os.path.islink(name):
+            os.chmod(name, FILE_MODE)
+    return connection
 
 
 def _lines_of(path: str | os.PathLike[str]) -> frozenset[str]:

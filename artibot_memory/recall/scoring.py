@@ -118,6 +118,11 @@ class KeywordIndex:
             found = self._postings[token] = self._find(token)
         return found
 
+    def postings_among(self, token: str, documents: Sequence[int]) -> dict[int, int]:
+        """Return the postings of *token* in *documents* only (an index that can reads no more)."""
+        del documents
+        return self.postings(token)
+
     def _find(self, token: str) -> dict[int, int]:
         """Search the documents joined into one string: str.find runs in C, a loop would not."""
         if self._corpus is None:
@@ -141,8 +146,12 @@ class KeywordIndex:
         >>> index.idf("a") < index.idf("b") < index.idf("zzz")
         True
         """
-        holders = len(self.postings(token))
+        holders = self.holders(token)
         return math.log(1 + (self.size - holders + 0.5) / (holders + 0.5))
+
+    def holders(self, token: str) -> int:
+        """Return how many documents hold *token* (its document frequency)."""
+        return len(self.postings(token))
 
     def matches(self, query_tokens: Iterable[str]) -> dict[int, Match]:
         """Every document holding at least one query term, with its keyword score and coverage.
@@ -194,7 +203,7 @@ class KeywordIndex:
         A date or version in a question usually qualifies it rather than names its topic.
         """
         unique = dict.fromkeys(query_tokens)
-        kept = [t for t in unique if not (t.isdigit() and not self.postings(t))]
+        kept = [t for t in unique if not (t.isdigit() and not self.holders(t))]
         return sorted(((t, self.idf(t)) for t in kept), key=lambda term: -term[1])
 
     def _accumulate(
@@ -208,12 +217,16 @@ class KeywordIndex:
     ) -> None:
         """Add one query term's BM25 share and idf weight to the documents holding it."""
         gain = weight * (self._k1 + 1)
-        norms, postings = self._length_norms, self.postings(token)
+        postings = self.postings_among(token, list(raw)) if known_only else self.postings(token)
         candidates = [i for i in raw if i in postings] if known_only else list(postings)
         for doc_id in candidates:
             tf = postings[doc_id]
-            raw[doc_id] = raw.get(doc_id, 0.0) + gain * tf / (tf + norms[doc_id])
+            raw[doc_id] = raw.get(doc_id, 0.0) + gain * tf / (tf + self._norm(doc_id))
             covered[doc_id] = covered.get(doc_id, 0.0) + weight
+
+    def _norm(self, doc_id: int) -> float:
+        """Return ``k1 * (1 - b + b * length / average)`` for a document."""
+        return self._length_norms[doc_id]
 
 
 def _joined(documents: Sequence[Sequence[str]], lengths: list[int]) -> tuple[str, list[int]]:

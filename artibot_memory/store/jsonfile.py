@@ -9,7 +9,9 @@ Rules that hold for every write (DESIGN.md, non-negotiable 2):
 - the previous good file is kept as ``backups/<file>`` (a hard link, so it costs nothing);
   a forget or a prune rewrites it without what they removed (:meth:`Store.purge_backup`);
 - a file that fails to parse, has the wrong shape or a newer ``schema_version`` raises a
-  :class:`~artibot_memory.core.errors.StoreError` and is never overwritten.
+  :class:`~artibot_memory.core.errors.StoreError` and is never overwritten;
+- the search index (:mod:`artibot_memory.store.index`) is brought in step right after the
+  file, under the same lock, with the entries that changed.
 
 Readers do not take the lock: atomic replacement makes a plain read consistent.
 """
@@ -34,7 +36,7 @@ from artibot_memory.core.errors import (
     UnsafeStoreError,
 )
 from artibot_memory.core.paths import ensure_private_dir, is_inside, memory_home
-from artibot_memory.store import envelope
+from artibot_memory.store import envelope, index
 from artibot_memory.store.files import Fingerprint, fingerprint
 from artibot_memory.store.lock import LOCK_TIMEOUT_SECONDS, locked
 from artibot_memory.store.migrations import migrate, schema_version_of
@@ -81,13 +83,16 @@ class Store:
         return list(entries)
 
     def _read(self) -> list[Memory]:
+        data = self._read_bytes()
+        return parse_store_bytes(self.path, data) if data is not None else []
+
+    def _read_bytes(self) -> bytes | None:
         try:
-            data = self.path.read_bytes()
+            return self.path.read_bytes()
         except FileNotFoundError:
-            return []
+            return None
         except OSError as exc:
             raise CorruptStoreError(self.path, f"cannot be read ({exc.strerror})") from exc
-        return parse_store_bytes(self.path, data)
 
     @contextlib.contextmanager
     def transaction(
@@ -103,10 +108,13 @@ class Store:
         ensure_private_dir(self.home)
         with locked(self.path, timeout):
             self._refuse_unsafe_link()
-            entries = self._read()
+            seen = fingerprint(self.path)
+            data = self._read_bytes()
+            entries = parse_store_bytes(self.path, data) if data is not None else []
             before = {entry.id for entry in entries}
             yield entries
-            self._write(entries)
+            written = self._write(entries)
+            index.after_write(self.home, self.spec, (data or b"", seen), written)
             if purge_backup:
                 self.purge_backup(before - {entry.id for entry in entries})
 
@@ -154,11 +162,11 @@ class Store:
         if self.path.is_symlink() and not is_inside(self.path, self.home):
             raise UnsafeStoreError(self.path, "is a symlink leading out of the memory home")
 
-    def _write(self, entries: list[Memory]) -> None:
+    def _write(self, entries: list[Memory]) -> bytes:
         self._refuse_unsafe_link()
         payload = encode_entries(entries)
         self._keep_backup()
-        write_document(self.path, payload)
+        return write_document(self.path, payload)
 
     def _keep_backup(self) -> None:
         if not self.path.exists():

@@ -40,9 +40,20 @@ from typing import TYPE_CHECKING
 from artibot_memory.text.stemmer import porter_stem
 
 if TYPE_CHECKING:
-    from collections.abc import Iterator
+    from collections.abc import Iterable, Iterator
 
-__all__ = ["EDGE_PUNCTUATION", "STOPWORDS_EN", "file_name", "normalize_text", "tokenize", "words"]
+__all__ = [
+    "EDGE_PUNCTUATION",
+    "STOPWORDS_EN",
+    "TAG_WEIGHT",
+    "file_name",
+    "memory_tokens",
+    "normalize_text",
+    "tokenize",
+    "words",
+]
+
+TAG_WEIGHT = 2  # a tag is a curated word: it counts as twice the same word in the text
 
 
 def words(text: str) -> frozenset[str]:
@@ -207,3 +218,13 @@ def file_name(chunk: str) -> str:
     if not match or (match.group(1) and match.group(1).lower() not in _FILE_EXTENSIONS):
         return ""
     return base.casefold()
+
+
+def memory_tokens(text: str, key: str | None, tags: Iterable[str]) -> list[str]:
+    """Return the words a memory is found by: its text, its key and its tags, tags twice.
+
+    >>> memory_tokens("Use pnpm", "package-manager", ["js"])
+    ['pnpm', 'packag', 'manag', 'js', 'js']
+    """
+    tag_words = tokenize(" ".join(tags))
+    return tokenize(text) + tokenize(key or "") + tag_words * TAG_WEIGHT
