@@ -214,3 +214,13 @@ def test_a_forget_killed_between_the_store_and_the_index_never_comes_back(
     assert secret_plan.id not in stored(memory_home)
     assert secret_plan.id not in rows(memory_home)
     assert search("acquisition quokka", record=False) == []
+
+
+def test_without_fts5_search_falls_back_to_the_stores(monkeypatch: pytest.MonkeyPatch) -> None:
+    saved = memories.save("context", "The cache is Redis")
+
+    def no_fts5(*_args: object, **_kwargs: object) -> object:
+        raise sqlite3.OperationalError("no such module: fts5")
+
+    monkeypatch.setattr(index, "fresh", no_fts5)
+    assert [h.memory.id for h in search("redis cache", record=False)] == [saved.id]

@@ -21,12 +21,13 @@ from __future__ import annotations
 
 import json
 import os
+import sqlite3
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from artibot_memory.core import clock
 from artibot_memory.core.errors import StoreError
@@ -38,9 +39,6 @@ from artibot_memory.store.jsonfile import Store, change_each_store, group_by_sto
 from artibot_memory.store.model import Memory, MemoryType, State
 from artibot_memory.store.table import STORES, StoreSpec, spec_for, specs_for_id
 from artibot_memory.text.tokens import memory_tokens, tokenize
-
-if TYPE_CHECKING:
-    import sqlite3
 
 SEARCHABLE_STATES = frozenset({State.ACTIVE, State.RESOLVED, State.STALE})
 ACCESS_LOCK_TIMEOUT = 2.0  # seconds; an access count is not worth a slow hook
@@ -135,8 +133,11 @@ def search(
     pass ``False`` for a read that is not the agent's (a person browsing).
     """
     now = clock.now()
-    found = indexed_search(query, now=now, types=types, project=project, home=home, limit=limit)
-    hits = [Hit(Memory.model_validate(doc), parts) for doc, parts in found]
+    try:
+        found = indexed_search(query, now=now, types=types, project=project, home=home, limit=limit)
+        hits = [Hit(Memory.model_validate(doc), parts) for doc, parts in found]
+    except sqlite3.Error:  # an SQLite without FTS5, or a disk that refuses the index
+        hits = rank(query, candidates(types, project, now, home), now)[: max(limit, 0)]
     if record and hits:
         record_access([hit.memory for hit in hits], now, home)
     return hits
