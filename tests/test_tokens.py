@@ -4,9 +4,11 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from artibot_memory.api import memories
+from artibot_memory.recall.search import search
 from artibot_memory.text.stemmer import porter_stem
 from artibot_memory.text.tags import auto_tags
-from artibot_memory.text.tokens import normalize_text, tokenize
+from artibot_memory.text.tokens import normalize_text, search_tokens, tokenize
 
 
 def meets(a: str, b: str) -> bool:
@@ -182,3 +184,37 @@ def test_auto_tags_put_errors_first_and_respect_the_limit() -> None:
 def test_auto_tags_are_unique_and_lowercase() -> None:
     tags = auto_tags("TypeError TypeError typeerror `git status` git")
     assert tags == ["typeerror", "git", "git status"]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("급할 때 테스트 안 돌리고 머지해도 돼?", ["급할", "테스트", "돌리", "머지"]),
+        ("최소 버전 올리려면 뭘 바꿔야 해?", ["최소", "버전", "올리", "바꿔"]),
+        ("도커 데몬 연결 안 될 때 어떻게 했지?", ["도커", "데몬", "연결"]),
+        ("최고 표면 의지", ["최고", "표면", "의지"]),  # nouns that end like a verb keep it
+    ],
+)
+def test_korean_auxiliaries_and_verb_endings_do_not_become_words(
+    text: str, expected: list[str]
+) -> None:
+    assert tokenize(text) == expected
+
+
+def test_a_korean_compound_and_its_spaced_spelling_share_their_halves() -> None:
+    joined, spaced = search_tokens("배포스크립트"), search_tokens("배포 스크립트")
+    assert {"배포", "스크립트"} <= set(joined) & set(spaced)
+    assert search_tokens("리소스태그")[-2:] == ["리소스", "태그"]
+    assert search_tokens("스크립트") == ["스크립트", "스크", "립트"]  # a wrong split meets itself
+    assert search_tokens("배포 script") == ["배포", "script"]  # short and Latin words stay whole
+
+
+def found(query: str) -> list[str]:
+    return [hit.memory.id for hit in search(query, record=False)]
+
+
+def test_search_finds_a_compound_however_it_is_spaced() -> None:
+    joined = memories.save("context", "배포스크립트는 scripts/deploy.sh에 있다")
+    spaced = memories.save("context", "환경 변수 파일은 .env.local로 복사해서 쓴다")
+    assert found("배포 스크립트 어디 있어?") == [joined.id]
+    assert found("환경변수 파일 어떻게 만들어?") == [spaced.id]

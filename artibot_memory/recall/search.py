@@ -38,7 +38,7 @@ from artibot_memory.store import index
 from artibot_memory.store.jsonfile import Store, change_each_store, group_by_store
 from artibot_memory.store.model import Memory, MemoryType, State
 from artibot_memory.store.table import STORES, StoreSpec, spec_for, specs_for_id
-from artibot_memory.text.tokens import memory_tokens, tokenize
+from artibot_memory.text.tokens import memory_tokens, search_tokens
 
 SEARCHABLE_STATES = frozenset({State.ACTIVE, State.RESOLVED, State.STALE})
 ACCESS_LOCK_TIMEOUT = 2.0  # seconds; an access count is not worth a slow hook
@@ -64,7 +64,7 @@ def document_tokens(memory: Memory) -> list[str]:
 
 def rank(query: str, memories: Sequence[Memory], now: datetime) -> list[Hit]:
     """Score ``memories`` against ``query``; return only matches, best first."""
-    query_tokens = tokenize(query)
+    query_tokens = search_tokens(query)
     if not query_tokens or not memories:
         return []
     index = KeywordIndex([document_tokens(m) for m in memories])
@@ -313,7 +313,7 @@ def indexed_search(
     What :func:`rank` gives over :func:`candidates`, best first, the first ``limit``, with
     no store loaded.
     """
-    query_tokens = tokenize(query)
+    query_tokens = search_tokens(query)
     if not query_tokens:
         return []
     connection = index.fresh(home if home is not None else memory_home())

@@ -24,9 +24,11 @@ Choices, and why:
 - Korean: particles (josa) and the endings of 하다/되다 verbs and the copula are stripped, longest
   first, so 배포를, 배포가, 배포에서, 배포했다 all give 배포. One-syllable suffixes that also end
   common nouns (이, 가, 도, 의, 로: 추가, 경로, 회의) are stripped only when two syllables remain.
-  Character bigrams were not used: they multiply tokens and blur the "nothing relevant"
-  threshold; the cost is that a compound written without spaces (배포환경) does not match its
-  parts.
+  Auxiliary verbs and question endings that carry no topic (돼, 해, 했지, 뭐야) are stopwords,
+  and the endings of a conjugated verb (돌리고, 올리려면) are stripped from words of three
+  syllables or more. Character bigrams were not used: they multiply tokens and blur the
+  "nothing relevant" threshold. Compounds written without a space (배포스크립트) are split
+  for search by :func:`search_tokens`.
 - Numbers are tokens; single Latin letters and a small stopword list are dropped.
 """
 
@@ -49,6 +51,7 @@ __all__ = [
     "file_name",
     "memory_tokens",
     "normalize_text",
+    "search_tokens",
     "tokenize",
     "words",
 ]
@@ -81,8 +84,13 @@ _STOPWORDS_KO = words(
     어디 어디서 누구 누가 어느 어떤 무슨 이것 그것 저것 여기 거기 저기 우리 저희 나 너 제 내 제가
     내가 좀 잘 더 다 안 못 너무 정말 진짜 있다 있어 있어요 있습니다 있는 있고 없다 없어 없는
     없습니다 하다 했다 한다 합니다 해요 되다 됐다 이다 입니다 아니다 같다 같은 위해 위한 통해
-    대해 대한 때 경우 중 후 전 다시 이번 지금 방법"""
+    대해 대한 때 경우 중 후 전 다시 이번 지금 방법
+    돼 돼요 됐어 됐지 될 될까 해 해요 해도 했어 했지 했나 했더라 할 할까 하나 하지 말 몇 꼭 뭘
+    무엇을 뭐야 뭐지 뭐였지 뭐였어 어떡해 거 건 게 걸 있나 있지 있을까 없나 되나 되지 돼야"""
 )
+# Endings of a verb or adjective that are also the last syllable of many nouns (최고, 표면,
+# 의지): stripped only from a word of three syllables or more (돌리고, 올리려면, 바꾸려고).
+_KO_VERB_ENDINGS = words("고 면 려면 으려면 려고 으려고 지만 는데 니까 어서 아서 어야 아야 야")
 # Korean suffixes, stripped longest first. A one-syllable suffix in _KO_WEAK also ends common
 # nouns (추가, 경로, 회의, 제한, 역할), so it needs two syllables left in front of it.
 _KO_SUFFIXES = words(
@@ -194,6 +202,9 @@ def _strip_korean(word: str, min_stem: int) -> str:
         if not size:
             break
         word = word[:-size]
+    ending = next((n for n in (3, 2, 1) if word[-n:] in _KO_VERB_ENDINGS), 0)
+    if ending and len(word) - ending >= 2:  # noqa: PLR2004 - two syllables of stem left
+        word = word[:-ending]
     return word
 
 
@@ -226,5 +237,27 @@ def memory_tokens(text: str, key: str | None, tags: Iterable[str]) -> list[str]:
     >>> memory_tokens("Use pnpm", "package-manager", ["js"])
     ['pnpm', 'packag', 'manag', 'js', 'js']
     """
-    tag_words = tokenize(" ".join(tags))
-    return tokenize(text) + tokenize(key or "") + tag_words * TAG_WEIGHT
+    tag_words = search_tokens(" ".join(tags))
+    return search_tokens(text) + search_tokens(key or "") + tag_words * TAG_WEIGHT
+
+
+def search_tokens(text: str) -> list[str]:
+    """Return :func:`tokenize`'s tokens, each Korean compound followed by its two halves.
+
+    Korean writes compounds with or without a space (배포스크립트, 배포 스크립트), and
+    without a dictionary the halves are not known; most are two-syllable nouns, so a Hangul
+    word of four syllables or more also yields its split after the first two syllables and
+    before the last two. Memories and queries are split alike, so either spelling finds the
+    other; a wrong split (스크 + 립트) only ever meets the same wrong split.
+
+    >>> search_tokens("배포스크립트 실행")
+    ['배포스크립트', '배포', '스크립트', '배포스크', '립트', '실행']
+    >>> search_tokens("환경변수")
+    ['환경변수', '환경', '변수']
+    """
+    found: list[str] = []
+    for token in tokenize(text):
+        found.append(token)
+        if len(token) >= 4 and _HANGUL.fullmatch(token):  # noqa: PLR2004 - two syllables a half
+            found.extend(dict.fromkeys((token[:2], token[2:], token[:-2], token[-2:])))
+    return found
