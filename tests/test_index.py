@@ -224,3 +224,13 @@ def test_without_fts5_search_falls_back_to_the_stores(monkeypatch: pytest.Monkey
 
     monkeypatch.setattr(index, "fresh", no_fts5)
     assert [h.memory.id for h in search("redis cache", record=False)] == [saved.id]
+
+
+def test_a_write_over_a_store_laid_out_by_hand_leaves_the_index_exact(memory_home: Path) -> None:
+    first = memories.save("context", "The deploy runs on Fridays")
+    path = memory_home / "project-contexts.json"
+    path.write_text(json.dumps(json.loads(path.read_text()), indent=2))  # pretty, one field a line
+    assert list(rows(memory_home)) == [first.id]  # the reader takes it as it is
+    second = memories.save("context", "Releases are tagged vX.Y.Z")  # rewritten one per line
+    assert rows(memory_home) == stored(memory_home)
+    assert set(rows(memory_home)) == {first.id, second.id}

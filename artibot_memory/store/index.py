@@ -338,7 +338,7 @@ def after_write(
         return
     try:
         _apply_write(connection, Path(home), spec, before, written)
-    except (sqlite3.Error, ValueError, OSError):
+    except Exception:  # noqa: BLE001 - whatever went wrong, the next reader re-reads the store
         _forget_stamp(connection, spec)
     finally:
         connection.close()
@@ -353,8 +353,17 @@ def _apply_write(
 ) -> None:
     old_raw, old_fingerprint = before
     now = fingerprint(home / spec.filename)
-    if _recorded(connection, spec) != stamp(old_fingerprint) or now is None:
-        _forget_stamp(connection, spec)
+    recorded = _recorded(connection, spec)
+    if now is not None and recorded == stamp(now):
+        return  # a reader caught up already, from the file now on disk
+    framed = not old_raw or old_raw.startswith(_FRAMED_HEAD)
+    if (
+        now is None
+        or recorded != stamp(old_fingerprint)
+        or not framed
+        or not written.startswith(_FRAMED_HEAD[:-1])
+    ):
+        _forget_stamp(connection, spec)  # the index was behind, or the lines are not entries
         return
     old_lines, new_lines = set(_entry_lines(old_raw)), _entry_lines(written)
     changed = [
