@@ -2792,9 +2792,16 @@ def more_stories(p: dict[str, Project]) -> dict[str, list[Story]]:
 
 def more_sessions(b: Builder, p: dict[str, Project]) -> None:
     """Write the everyday sessions (unlabelled background)."""
-    for kind, kind_stories in more_stories(p).items():
+    write_sessions(b, p, more_stories(p), within_days=85.0)
+
+
+def write_sessions(
+    b: Builder, p: dict[str, Project], stories: dict[str, list[Story]], within_days: float
+) -> None:
+    """Write each story as a session summary of its project, dated in the last days."""
+    for kind, kind_stories in stories.items():
         for story in kind_stories:
-            at = b.when(high=85.0)
+            at = b.when(high=within_days)
             text = session_summary(b, p[kind], story, at)
             b.mem("context", text, project=p[kind], key=f"session:{text.split()[1]}", at=at)
 
@@ -3221,11 +3228,7 @@ def later_stories(p: dict[str, Project]) -> dict[str, list[Story]]:
 
 def later_sessions(b: Builder, p: dict[str, Project]) -> None:
     """Write the later sessions (unlabelled background)."""
-    for kind, kind_stories in later_stories(p).items():
-        for story in kind_stories:
-            at = b.when(high=60.0)
-            text = session_summary(b, p[kind], story, at)
-            b.mem("context", text, project=p[kind], key=f"session:{text.split()[1]}", at=at)
+    write_sessions(b, p, later_stories(p), within_days=60.0)
 
 
 def english_background(b: Builder, p: dict[str, Project]) -> None:
