@@ -187,6 +187,18 @@ def test_doctor_reindex_builds_it_from_scratch(memory_home: Path) -> None:
     assert list(rows(memory_home)) == [saved.id]
 
 
+def test_a_forgotten_memory_leaves_no_byte_in_the_index_files(memory_home: Path) -> None:
+    gone = memories.save("context", "The acquisition of Quokkazz closes in March")
+    kept = memories.save("context", "The office moves in June")
+    assert [h.memory.id for h in search("quokkazz acquisition", record=False)] == [gone.id]
+    memories.forget(memory_id=gone.id)
+    for path in memory_home.rglob("*"):
+        if path.is_file():
+            assert b"quokkazz" not in path.read_bytes().lower(), path
+    assert [h.memory.id for h in search("office moves", record=False)] == [kept.id]
+    assert search("quokkazz acquisition", record=False) == []
+
+
 KILLED_FORGET = """
 import os, signal, sys
 from artibot_memory.api import memories

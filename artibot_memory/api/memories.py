@@ -28,6 +28,7 @@ from artibot_memory.core.paths import memory_home
 from artibot_memory.core.project import project_of, same_project
 from artibot_memory.core.redact import redact, redact_value
 from artibot_memory.recall.startcache import drop_caches
+from artibot_memory.store.index import remove as remove_index
 from artibot_memory.store.jsonfile import Store, change_each_store, group_by_store
 from artibot_memory.store.merge import join, new_evidence
 from artibot_memory.store.model import (
@@ -199,7 +200,10 @@ def forget(
     - copies doctor set aside (``*.corrupt-*``) that name its id or quote its text: they
       are not valid JSON and cannot be edited entry by entry, so they are deleted;
     - the start caches (``cache/context-*.json``), all deleted: they are derived, and the
-      next SessionStart renders afresh.
+      next SessionStart renders afresh;
+    - the search index (``index.sqlite`` and its WAL), deleted: SQLite keeps a deleted row's
+      bytes in free pages, its WAL and FTS5's segments until they are reused, so only a
+      file built again without the memory holds none of it; the next read builds it.
 
     Its id is tombstoned first (:mod:`artibot_memory.store.tombstones`), so neither doctor's
     restore nor an import brings it back. Forgetting is not a block list: the same command
@@ -241,7 +245,7 @@ def _matches(memory: Memory, memory_id: str | None, key: str | None) -> bool:
 
 
 def _erase_traces(gone: Sequence[Memory], home: Path) -> None:
-    """Remove what the journal, set-aside copies and start caches hold of ``gone``."""
+    """Remove what the journal, set-aside copies, start caches and the index hold of ``gone``."""
     journal.drop_lines(journal_matcher(gone), home)
     needles = [
         spelling.encode("utf-8")
@@ -252,6 +256,7 @@ def _erase_traces(gone: Sequence[Memory], home: Path) -> None:
         if any(needle in copy.read_bytes() for needle in needles):
             copy.unlink(missing_ok=True)
     drop_caches(home)
+    remove_index(home)
 
 
 def _set_aside_copies(home: Path) -> list[Path]:
