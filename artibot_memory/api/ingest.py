@@ -193,10 +193,7 @@ def _error_draft(record: Record, fix: Fix) -> Draft:
 def fix_details(fix: Fix, session_id: str | None, root: str | None) -> dict[str, Any]:
     """How a fix is known, as ``details["fix"]`` keeps it (see the model's docstring)."""
     return {
-        "method": fix.method,
-        "confidence": fix.confidence,
-        "session_id": session_id,
-        "at": fix.at,
+        **_sighting(fix, session_id),
         "fixed_by": fix.fixed_by,
         "explanation": fix.explanation,
         "edits": list(fix.edits(root)),
@@ -208,12 +205,16 @@ def fix_details(fix: Fix, session_id: str | None, root: str | None) -> dict[str,
 
 def unresolved_details(fix: Fix, session_id: str | None, root: str | None) -> dict[str, Any]:
     """Return the latest sighting nobody closed, as ``details["unresolved"]`` keeps it."""
+    return {**_sighting(fix, session_id), "next": fix.describe(root)}
+
+
+def _sighting(fix: Fix, session_id: str | None) -> dict[str, Any]:
+    """Return what both records of a failure's pairing begin with: how, how sure, when."""
     return {
         "method": fix.method,
         "confidence": fix.confidence,
         "session_id": session_id,
         "at": fix.at,
-        "next": fix.describe(root),
     }
 
 

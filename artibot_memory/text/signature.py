@@ -269,7 +269,6 @@ _SUBSTITUTIONS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
 _LONG_QUOTED = (
     r"'[^'\n]{%d,}'|\"[^\"\n]{%d,}\"" % (MAX_QUOTED_CHARS + 1, MAX_QUOTED_CHARS + 1)  # noqa: UP031
 )
-_SPACES = r"\s+"
 
 # --- is_specific --------------------------------------------------------------------------
 _KIND = (
