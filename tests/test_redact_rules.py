@@ -304,3 +304,14 @@ def test_a_marker_is_never_cut_by_a_later_rule() -> None:
     out = redact(f"curl https://api.stripe.com -u sk_live_{draw(ALNUM, 24)}: -d x=1")
     assert out.count("[REDACTED:") == out.count("]")
     assert "[REDACTED:[" not in out
+
+
+@pytest.mark.parametrize(
+    "row",
+    [
+        " " * 80 + "password    Hunter2Secret99",  # deep indentation
+        "naïve_password    Hunter2Secret99",  # a name in another script
+    ],
+)
+def test_a_table_row_is_seen_however_deep_and_in_any_script(row: str) -> None:
+    assert redact(row).endswith("[REDACTED:password]")

@@ -2417,12 +2417,14 @@ def _apply_table_rows(text: str, folded: str) -> str:
 
 
 def _in_leading_name(text: str, index: int) -> bool:
-    """Tell whether ``index`` is in the first word of its line (a table row's name)."""
-    start = text.rfind("\n", max(0, index - 64), index) + 1
-    if start == 0 and index > 64:  # noqa: PLR2004 - farther than a row's name reaches
-        return False
+    """Tell whether ``index`` is in the first word of its line (a table row's name).
+
+    As loose as ``_TABLE_ROW`` or looser: any indentation, a name of word characters (of
+    any script), ``.`` and ``-``, at most 64 long.
+    """
+    start = text.rfind("\n", max(0, index - 4096), index) + 1  # minified text: one long line
     head = text[start:index].lstrip(" \t")
-    return all(char in _NAME_CHARS for char in head)
+    return len(head) < 64 and all(char.isalnum() or char in "_.-" for char in head)  # noqa: PLR2004
 
 
 def _apply_mnemonic(text: str, folded: str) -> str:
