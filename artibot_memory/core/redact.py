@@ -2934,16 +2934,7 @@ def _redact(text: str) -> str:
     """Run the rules in order; a rule costs a few ``str.find`` calls when it has no anchor."""
     if len(text) < len("pwd=xy"):  # nothing shorter can hold a name and a value
         return text
-    text = _apply_private_keys(text)
-    folded = _folded(text)
-    pending = _candidates(text, folded)
-    while pending:
-        lowest = pending & -pending
-        pending ^= lowest
-        changed = _run(_RULES[lowest.bit_length() - 1], text, folded)
-        if changed is not text:  # the rules after it look at the new text
-            text, folded = changed, _folded(changed)
-            pending &= _candidates(text, folded)
+    text = _apply_rules(_apply_private_keys(text))
     folded = _folded(text)
     for apply in _PASSES:
         changed = apply(text, folded)
@@ -2986,6 +2977,24 @@ def _gates() -> tuple[dict[tuple[str, str], int], dict[tuple[str, str], int]]:
 
 
 _GATES = _gates()
+
+
+def _apply_rules(text: str) -> str:
+    """Run the rules in order, each on the text the one before left.
+
+    A rule that cannot match the text as it then is (:func:`_candidates`) is skipped.
+    """
+    folded = _folded(text)
+    pending = _candidates(text, folded)
+    while pending:
+        lowest = pending & -pending
+        pending ^= lowest
+        changed = _run(_RULES[lowest.bit_length() - 1], text, folded)
+        if changed is not text:  # the rules after it look at the new text, as it now is
+            text, folded = changed, _folded(changed)
+            later = ~((lowest << 1) - 1)  # every rule after this one
+            pending = _candidates(text, folded) & later
+    return text
 
 
 def _apply_bare_tokens(text: str) -> str:
