@@ -30,14 +30,23 @@ _STEP4 = tuple(
 )
 
 
+MAX_WORD_CHARS = 64  # longer than "pneumonoultramicroscopicsilicovolcanoconiosis" (45)
+
+
 @functools.lru_cache(maxsize=1 << 15)
 def porter_stem(word: str) -> str:
     """Porter-stem a lowercase ASCII word; words of one or two letters are returned as is.
 
+    So is a run of letters longer than any English word (:data:`MAX_WORD_CHARS`: a blob, a
+    hash pasted into a memory): stemming it means nothing, and Porter's look-back over a
+    long run of ``y`` would recurse once per letter.
+
     >>> [porter_stem(w) for w in ("errors", "configured", "configuration", "caching")]
     ['error', 'configur', 'configur', 'cach']
+    >>> porter_stem("y" * 5_000) == "y" * 5_000
+    True
     """
-    if len(word) <= 2:  # noqa: PLR2004 - the algorithm leaves these alone
+    if len(word) <= 2 or len(word) > MAX_WORD_CHARS:  # noqa: PLR2004 - left alone
         return word
     for step in _STEPS:
         word = step(word)
