@@ -27,20 +27,17 @@ from artibot_memory.capture.hooklog import log_failure, write_log
 from artibot_memory.capture.prompts import Detected, detect_preferences, slash_command
 from artibot_memory.capture.summary import render_summary
 from artibot_memory.capture.transcript import read_transcript
-from artibot_memory.core import clock
 from artibot_memory.core.errors import StoreError
-from artibot_memory.core.paths import memory_home
 from artibot_memory.core.project import project_of
 from artibot_memory.core.redact import redact
-from artibot_memory.recall.context import RenderedContext, note_shown, render_context
-from artibot_memory.recall.startcache import session_start_output, write_cache
+from artibot_memory.recall.context import note_shown, refresh_start_cache
+from artibot_memory.recall.startcache import session_start_output
 from artibot_memory.store.model import MemoryType, Scope, Source, State
 from artibot_memory.text.tokens import normalize_text
 
 Payload = dict[str, Any]
 SESSION_KEY_PREFIX = "session:"
 SUMMARY_CHARS = 2_000
-CONTEXT_BUDGET = 8_000
 START_LOCK_TIMEOUT = 0.5
 
 
@@ -67,18 +64,6 @@ def on_session_start(payload: Payload) -> Payload | None:
     return session_start_output(rendered.text)
 
 
-def refresh_start_cache(project: str | None) -> RenderedContext:
-    """Render a project's context and keep it for the next SessionStart's fast path."""
-    rendered = render_context(project, budget=CONTEXT_BUDGET, on_unusable=_log_unusable)
-    ids = [memory.id for memory in rendered.shown]
-    write_cache(memory_home(), project, rendered.text, ids, rendered.valid_until, clock.now())
-    return rendered
-
-
-def _log_unusable(exc: StoreError) -> None:
-    write_log(f"SessionStart: context: {exc}")
-
-
 def ingest() -> IngestReport:
     """Drain the journal into the stores, handling deferred prompts and session ends.
 
@@ -89,6 +74,15 @@ def ingest() -> IngestReport:
     ended = {project_of(_text(r, "cwd")) for r in report.deferred if r.get("event") in SUMMARIES}
     for project in ended:
         refresh_start_cache(project)
+    return report
+
+
+def ingest_and_prune() -> IngestReport:
+    """Do what a SessionStart served from the index left to its worker: ingest, then prune."""
+    report = ingest()
+    pruned = prune(lock_timeout=START_LOCK_TIMEOUT)
+    for problem in pruned.unusable:
+        write_log(f"SessionStart: prune: {problem}")
     return report
 
 

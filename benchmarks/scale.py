@@ -41,7 +41,7 @@ import time
 from collections.abc import Callable
 from datetime import datetime, timedelta
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar, cast
+from typing import TYPE_CHECKING, Any, TypeVar
 from unittest import mock
 
 import common
@@ -236,15 +236,15 @@ def search_steps(home: Path, query: str, repeats: int = 3) -> dict[str, float]:
 
 
 def _live_memories(memories: list[Memory], now: datetime) -> list[Memory]:
-    from artibot_memory.recall import search  # noqa: PLC0415
+    from artibot_memory.recall import lookup  # noqa: PLC0415
 
-    return [m for m in memories if m.state in search.SEARCHABLE_STATES and not m.is_expired(now)]
+    return [m for m in memories if m.state in lookup.SEARCHABLE_STATES and not m.is_expired(now)]
 
 
 def _all_tokens(memories: list[Memory]) -> list[list[str]]:
-    from artibot_memory.recall import search  # noqa: PLC0415
+    from artibot_memory.recall import lookup  # noqa: PLC0415
 
-    return [search.document_tokens(m) for m in memories]
+    return [lookup.document_tokens(m) for m in memories]
 
 
 def _ranked(index: KeywordIndex, query_tokens: list[str]) -> list[tuple[int, float]]:
@@ -305,13 +305,10 @@ def _raw_entries(home: Path) -> list[dict[str, Any]]:
 
 
 def _doc_tokens(entry: dict[str, Any]) -> list[str]:
-    from types import SimpleNamespace  # noqa: PLC0415
+    from artibot_memory.recall.lookup import document_tokens  # noqa: PLC0415
+    from artibot_memory.store.record import Record  # noqa: PLC0415
 
-    from artibot_memory.recall.search import document_tokens  # noqa: PLC0415
-
-    # Duck-typed: document_tokens reads only these three fields, and the point is no pydantic.
-    shim = SimpleNamespace(text=entry["text"], key=entry.get("key"), tags=entry.get("tags") or [])
-    return document_tokens(cast("Memory", shim))
+    return document_tokens(Record(entry))  # the stored JSON as it is: no pydantic
 
 
 def _live(entry: dict[str, Any], now_iso: str) -> bool:

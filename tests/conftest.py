@@ -10,6 +10,12 @@ import pytest
 from e2e.harness import cache_root  # pytest puts tests/ on sys.path before importing this file
 from hypothesis.configuration import set_hypothesis_home_dir
 
+# Every module that builds a pydantic schema, imported before any test: the read path
+# imports the writers lazily, and a schema first built inside freeze_time would be built
+# for freezegun's FakeDatetime, which pydantic refuses (a test artefact, not a product one).
+import artibot_memory.cli.verbs
+import artibot_memory.lifecycle  # noqa: F401
+
 FIXTURES = Path(__file__).parent / "fixtures"
 
 # Hypothesis would write .hypothesis/ (its example database, constants and unicode caches)

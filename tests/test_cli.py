@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 from freezegun import freeze_time
 
+from artibot_memory import lifecycle
 from artibot_memory.api import memories
 from artibot_memory.cli import app
 from artibot_memory.cli.app import main
@@ -444,6 +445,8 @@ def test_colour_only_on_a_terminal_without_no_color(
 
 
 def access_count(memory_id: str) -> int:
+    """The memory's access count once the journaled accesses are counted (the next ingest)."""
+    lifecycle.ingest()
     return memories.get(memory_id).access_count
 
 

@@ -347,10 +347,11 @@ def test_a_broken_module_of_ours_is_logged_not_mistaken_for_missing_dependencies
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     monkeypatch.setitem(sys.modules, "artibot_memory.lifecycle", None)
-    assert run_event("SessionStart", {"session_id": "s1"}, capsys) is None
+    prompt = {"session_id": "s1", "prompt": "From now on, always use pnpm instead of npm."}
+    assert run_event("UserPromptSubmit", prompt, capsys) is None  # a preference: the full path
     assert started == []
     assert "artibot_memory.lifecycle" in (memory_home / "logs" / hooklog.LOG_NAME).read_text()
-    assert [r["event"] for r in journal.drain()] == ["SessionStart"]
+    assert [r["event"] for r in journal.drain()] == ["UserPromptSubmit"]
 
 
 @pytest.mark.usefixtures("no_dependencies")

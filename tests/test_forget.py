@@ -13,10 +13,10 @@ from typing import Any
 import pytest
 from freezegun import freeze_time
 
-from artibot_memory import lifecycle
 from artibot_memory.api import doctor, memories
 from artibot_memory.api.ingest import apply_records
 from artibot_memory.capture import journal
+from artibot_memory.recall import context
 from artibot_memory.store import tombstones
 from artibot_memory.store.jsonfile import Store
 from artibot_memory.store.model import Memory, MemoryType
@@ -72,7 +72,7 @@ def plant_everywhere(memory_home: Path, memory_type: str) -> Memory:
     journal.drain(memory_home)  # taken and never finished: a take left by a crashed ingest
     journal.append(bash_record(TEXT, 3))  # the command itself, run again
     journal.append(bash_record("git status", 4))
-    lifecycle.refresh_start_cache(PROJECT)
+    context.refresh_start_cache(PROJECT)
     store = Store(spec_for(memory_type)).path
     shutil.copy(store, store.with_name(store.name + ".corrupt-20260101T000000Z"))
     shutil.copy(store, store.with_name(f".{store.name}.killed.tmp"))  # a write killed midway
@@ -109,7 +109,7 @@ def test_forget_deletes_every_start_cache(memory_home: Path) -> None:
     memories.save("preference", "Use pnpm")
     gone = memories.save("preference", TEXT)
     for project in ("/src/shop", "/src/blog", None):
-        lifecycle.refresh_start_cache(project)
+        context.refresh_start_cache(project)
     assert len(list((memory_home / "cache").iterdir())) == 3
     memories.forget(gone.id)
     assert list((memory_home / "cache").iterdir()) == []

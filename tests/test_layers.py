@@ -48,7 +48,18 @@ STDLIB_ONLY = {
     "artibot_memory.store.table",
     "artibot_memory.store.envelope",
     "artibot_memory.store.files",
-    *(f"artibot_memory.text.{n}" for n in "signature trim framing shell change subjects".split()),
+    # The read path: every read verb, the SessionStart context and the search, through the
+    # index, without pydantic (the writers are imported only where a read falls back).
+    "artibot_memory.cli.app",
+    "artibot_memory.cli.reads",
+    "artibot_memory.cli.render",
+    *(f"artibot_memory.recall.{n}" for n in "lookup search context scoring".split()),
+    "artibot_memory.store.index",
+    "artibot_memory.store.record",
+    *(
+        f"artibot_memory.text.{n}"
+        for n in "signature trim framing shell change subjects tokens stemmer".split()
+    ),
     *(
         f"artibot_memory.core.{n}"
         for n in "errors clock disk entropy paths project redact venv".split()
@@ -59,6 +70,15 @@ STDLIB_ONLY = {
 ALLOWED_BEYOND_STDLIB = {
     ("artibot_memory.plugin.entry", "artibot_memory.lifecycle"),
     ("artibot_memory.plugin.entry", "artibot_memory.cli.app"),
+    # A read falls back to the stores (pydantic) only where SQLite cannot serve the index;
+    # a writing verb imports the writers when it runs.
+    ("artibot_memory.recall.search", "artibot_memory.store.jsonfile"),
+    ("artibot_memory.recall.search", "artibot_memory.store.model"),
+    # A store file of an older schema is migrated as a load does: pydantic's job.
+    ("artibot_memory.store.index", "artibot_memory.store.migrations"),
+    ("artibot_memory.cli.reads", "artibot_memory.api.memories"),
+    ("artibot_memory.cli.reads", "artibot_memory.api.stats"),
+    ("artibot_memory.cli.app", "artibot_memory.cli.verbs"),
     ("artibot_memory.capture.transcript", "orjson"),
     ("artibot_memory.core.paths", "platformdirs"),
 }

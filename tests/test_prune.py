@@ -6,10 +6,10 @@ from pathlib import Path
 import pytest
 from freezegun import freeze_time
 
-from artibot_memory import lifecycle
 from artibot_memory.api import doctor, memories
 from artibot_memory.api.prune import extend_ttl, plan_prune, prune
 from artibot_memory.core.errors import UnknownMemoryError, UsageError
+from artibot_memory.recall import context
 from artibot_memory.store import tombstones
 from artibot_memory.store.jsonfile import Store
 from artibot_memory.store.table import spec_for
@@ -73,7 +73,7 @@ def test_what_prune_deletes_leaves_the_backup_and_the_start_caches_too(memory_ho
         memories.save("command", "make release-candidate", project="/src/shop")
         clock.tick(timedelta(days=3))
         memories.save("command", "make keep", project="/src/shop")
-        lifecycle.refresh_start_cache("/src/shop")
+        context.refresh_start_cache("/src/shop")
         assert "backups/command-history.json" in files_holding(memory_home, "release-candidate")
         clock.tick(timedelta(days=5))
         report = prune()

@@ -61,7 +61,7 @@ def test_the_width_is_the_terminals_or_columns_or_a_fixed_one_off_a_terminal() -
 
 
 def test_stored_escape_codes_never_reach_the_terminal() -> None:
-    shown = render.record(memory("a\x1b]0;owned\x07b\x9b31m"), NOW, Style())
+    shown = render.record(memory("a\x1b]0;owned\x07b\x9b31m").model_dump(mode="json"), NOW, Style())
     assert not any(ch in line for line in shown for ch in "\x1b\x07\x9b")
 
 
@@ -150,7 +150,7 @@ def test_a_record_in_full_is_aligned_fields_with_dates_lists_and_nested_parts() 
         details={"kind": "note", "duration_seconds": 60},
         extra_field=["x", "y"],
     )
-    lines = render.record(record, NOW, Style())
+    lines = render.record(record.model_dump(mode="json"), NOW, Style())
     text = "\n".join(lines)
     for forbidden in ("datetime.datetime(", "Source(", "Evidence(", "{'", "['", "None"):
         assert forbidden not in text

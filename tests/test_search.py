@@ -6,8 +6,9 @@ import pytest
 from freezegun import freeze_time
 
 from artibot_memory.api import memories
+from artibot_memory.api.ingest import ingest_journal, record_access_counts
 from artibot_memory.core import clock
-from artibot_memory.recall.search import record_access_counts, search
+from artibot_memory.recall.search import search
 from artibot_memory.store.jsonfile import Store
 from artibot_memory.store.table import spec_for
 
@@ -58,12 +59,17 @@ def test_at_equal_text_the_more_used_memory_ranks_first() -> None:
     assert [h.memory.id for h in hits] == [used.id, unused.id]
 
 
-def test_returned_hits_have_their_access_count_and_time_updated() -> None:
+def test_returned_hits_are_counted_as_accessed_by_the_next_ingest_not_by_a_store_write() -> None:
     saved = memories.save("context", "the API gateway is Kong")
+    store = Store(spec_for("context"))
+    before = store.path.read_bytes()
     with freeze_time("2026-05-05T10:00:00Z"):
         search("api gateway")
         search("kong gateway")
-    [entry] = Store(spec_for("context")).load()
+    assert store.path.read_bytes() == before  # a search takes no store lock, writes no store
+    with freeze_time("2026-05-05T11:00:00Z"):
+        ingest_journal()
+    [entry] = store.load()
     assert entry.id == saved.id
     assert entry.access_count == 2
     assert entry.last_accessed is not None

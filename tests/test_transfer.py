@@ -11,11 +11,10 @@ from freezegun import freeze_time
 
 from artibot_memory import lifecycle
 from artibot_memory.api import memories
-from artibot_memory.api.ingest import apply_records
+from artibot_memory.api.ingest import apply_records, record_access_counts
 from artibot_memory.api.transfer import export_lines, import_file
 from artibot_memory.core import clock
 from artibot_memory.core.errors import ImportFileError
-from artibot_memory.recall.search import record_access_counts
 from artibot_memory.store.jsonfile import Store
 from artibot_memory.store.model import Evidence, Memory, Source, State
 from artibot_memory.store.table import STORES, spec_for

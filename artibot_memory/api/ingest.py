@@ -40,11 +40,10 @@ from artibot_memory.core.errors import StoreError
 from artibot_memory.core.project import project_of, same_project
 from artibot_memory.core.redact import redact, redact_value
 from artibot_memory.recall.known_errors import RECALL_EVENT
-from artibot_memory.recall.search import record_access_counts
-from artibot_memory.store.jsonfile import Store
+from artibot_memory.store.jsonfile import Store, change_each_store, group_by_store
 from artibot_memory.store.merge import MAX_EVIDENCE, adopt_fix
 from artibot_memory.store.model import Evidence, Memory, MemoryType, Source, State
-from artibot_memory.store.table import spec_for
+from artibot_memory.store.table import StoreSpec, spec_for, specs_for_id
 from artibot_memory.text.signature import error_signature
 
 Record = dict[str, Any]
@@ -367,6 +366,26 @@ def apply_accesses(records: list[Record], home: Path | None = None) -> None:
             counts[str(memory_id)] += 1
     last = max(str(r.get("at") or "") for r in records)
     record_access_counts(counts, clock.parse_time(last) or clock.now(), home)
+
+
+ACCESS_LOCK_TIMEOUT = 2.0  # seconds; an access count is not worth a slow hook
+
+
+def record_access_counts(counts: dict[str, int], at: datetime, home: Path | None = None) -> None:
+    """Add ``counts[id]`` accesses to each memory, one locked write per store touched.
+
+    A store whose lock is busy is skipped: a lost access count is better than a slow hook.
+    """
+
+    def bump(_spec: StoreSpec, entries: list[Memory], ids: list[str]) -> None:
+        chosen = set(ids)
+        for entry in entries:
+            if entry.id in chosen:
+                entry.access_count += counts[entry.id]
+                entry.last_accessed = max(at, entry.last_accessed) if entry.last_accessed else at
+
+    groups = group_by_store(counts, specs_for_id)
+    change_each_store(groups, bump, home, timeout=ACCESS_LOCK_TIMEOUT, skip_busy=True)
 
 
 def ingest_journal(

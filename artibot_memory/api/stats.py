@@ -1,29 +1,18 @@
-"""Per-store figures for ``artibot-memory stats``: entries, bytes, oldest, newest, expiring."""
+"""Per-store figures for ``artibot-memory stats``, from the stores themselves.
+
+``stats`` reads its figures from the index (:func:`artibot_memory.recall.lookup.store_stats`);
+this is what it reads where SQLite cannot serve the index (no FTS5).
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import datetime
 from pathlib import Path
 
 from artibot_memory.core import clock
+from artibot_memory.recall.lookup import EXPIRING_WINDOW, StoreStats
 from artibot_memory.store.jsonfile import Store
 from artibot_memory.store.table import STORES
-
-EXPIRING_WINDOW = timedelta(days=7)
-
-
-@dataclass(frozen=True)
-class StoreStats:
-    """What one store holds right now."""
-
-    type: str
-    file: str
-    entries: int
-    bytes: int
-    oldest: datetime | None
-    newest: datetime | None
-    expiring_soon: int
 
 
 def store_stats(home: Path | None = None) -> list[StoreStats]:

@@ -47,7 +47,7 @@ except ImportError:  # pragma: no cover - Windows: appends stay atomic, the drai
 # costs milliseconds, paid on every tool call.
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Callable, Sequence
     from types import TracebackType
     from typing import Any, TypeVar
 
@@ -132,6 +132,16 @@ def append(record: Mapping[str, Any], home: str | os.PathLike[str] | None = None
             disk.append_line(fd, stamped, _finish)
     finally:
         os.close(fd)
+
+
+def note_access(ids: Sequence[str], home: str | os.PathLike[str] | None = None) -> None:
+    """Journal that these memories were handed to the agent (the next ingest counts them).
+
+    Reads count what they hand back this way, not by rewriting the stores: a search or a
+    session start takes no store lock and writes one line.
+    """
+    if ids:
+        append({"event": ACCESS_EVENT, "ids": list(ids)}, home)
 
 
 def encode(record: Mapping[str, Any]) -> bytes:

@@ -28,10 +28,11 @@ import sys
 from collections.abc import Callable, Sequence
 
 from artibot_memory import __version__
-from artibot_memory.cli import render, verbs
+from artibot_memory.cli import reads, render
+from artibot_memory.cli.reads import Output
 from artibot_memory.core.errors import ArtibotMemoryError, UsageError
 from artibot_memory.core.paths import memory_home
-from artibot_memory.store.model import MemoryType
+from artibot_memory.store.table import MemoryType
 
 TYPES = [t.value for t in MemoryType]
 DESCRIPTION = """\
@@ -129,7 +130,10 @@ EXAMPLES: dict[str, list[tuple[str, str]]] = {
         ('echo \'{"cwd": "."}\' | artibot-memory hook SessionStart', "what Claude Code runs"),
     ],
     "home": [("home", ""), ('ls -l "$(artibot-memory home)"', "")],
-    "ingest": [("ingest", "what the SessionEnd worker does")],
+    "ingest": [
+        ("ingest", "what the SessionEnd worker does"),
+        ("ingest --prune", "what a SessionStart's worker does"),
+    ],
 }
 
 
@@ -178,7 +182,15 @@ def build_parser() -> argparse.ArgumentParser:
         "PostToolUseFailure, PreCompact or SessionEnd",
     )
     subparsers.add_parser("home", help="print the memory home (the folder of every file)")
-    subparsers.add_parser("ingest", help="store what the hooks captured in the journal now")
+    ingest = subparsers.add_parser(
+        "ingest", help="store what the hooks captured in the journal now"
+    )
+    ingest.add_argument(
+        "--prune",
+        action="store_true",
+        help="then delete what expired and what is over its store's cap, without asking "
+        "(what a SessionStart's worker does)",
+    )
     _describe_verbs(subparsers)
     return parser
 
@@ -348,35 +360,50 @@ def ask(question: str) -> bool:
     return sys.stdin.readline().strip().lower() in {"y", "yes"}
 
 
-def dispatch(args: argparse.Namespace) -> verbs.Output:
-    """Run the verb named in ``args``."""
-    table: dict[str, Callable[[argparse.Namespace], verbs.Output]] = {
+READS: dict[str, Callable[[argparse.Namespace], Output]] = {
+    "search": reads.cmd_search,
+    "list": reads.cmd_list,
+    "show": reads.cmd_show,
+    "stats": reads.cmd_stats,
+    "context": reads.cmd_context,
+}
+
+
+def dispatch(args: argparse.Namespace) -> Output:
+    """Run the verb named in ``args``.
+
+    A read verb runs without the writers (:mod:`artibot_memory.cli.reads`: no pydantic);
+    the others import them first.
+    """
+    read = READS.get(args.verb)
+    if read is not None:
+        return read(args)
+    if args.verb == "home":
+        return Output(None, [str(memory_home())])
+    if args.verb == "hook":
+        return _hook_elsewhere(args)
+    from artibot_memory.cli import verbs  # noqa: PLC0415 - pydantic and the writers: see above
+
+    table: dict[str, Callable[[argparse.Namespace], Output]] = {
         "save": verbs.cmd_save,
-        "search": verbs.cmd_search,
-        "list": verbs.cmd_list,
-        "show": verbs.cmd_show,
         "forget": verbs.cmd_forget,
-        "stats": verbs.cmd_stats,
-        "context": verbs.cmd_context,
         "export": verbs.cmd_export,
         "import": verbs.cmd_import,
         "prune": lambda a: verbs.cmd_prune(a, ask),
-        "home": lambda _a: verbs.Output(None, [str(memory_home())]),
         "ingest": verbs.cmd_ingest,
         "doctor": verbs.cmd_doctor,
-        "hook": _hook_elsewhere,
     }
     return table[args.verb](args)
 
 
-def _hook_elsewhere(args: argparse.Namespace) -> verbs.Output:
+def _hook_elsewhere(args: argparse.Namespace) -> Output:
     # The entry (bin/artibot-memory, the console script, python -m) runs a hook before the
     # command line is parsed; only a direct call of main() gets here.
     msg = f"`hook {args.event}` is run by Claude Code through bin/artibot-memory"
     raise UsageError(msg)
 
 
-def emit(output: verbs.Output, *, as_json: bool) -> None:
+def emit(output: Output, *, as_json: bool) -> None:
     """Print a command's output as versioned JSON or as text for people."""
     if as_json:
         sys.stdout.write(render.json_document(output.data))

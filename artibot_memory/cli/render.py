@@ -25,6 +25,8 @@ b-22  two
 
 from __future__ import annotations
 
+import dataclasses
+import json
 import os
 import re
 import shutil
@@ -35,12 +37,15 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import IO, Any
 
-import orjson
-
-from artibot_memory.api.stats import StoreStats
+from artibot_memory.core.clock import parse_time
 from artibot_memory.core.project import display_name
-from artibot_memory.store.model import Evidence, Memory, Source
+from artibot_memory.store.record import FIELDS
 from artibot_memory.text.trim import ELLIPSIS
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from artibot_memory.recall.lookup import StoreStats
+    from artibot_memory.store.record import Readable
 
 JSON_SCHEMA = "artibot-memory/1"
 DEFAULT_WIDTH = 120  # off a terminal (a pipe, a file) when COLUMNS is not set
@@ -127,6 +132,8 @@ def cells(text: str) -> int:
     >>> cells("abc"), cells("배포"), cells("e\u0301")
     (3, 4, 1)
     """
+    if text.isascii():  # no ASCII character is wide or combining: one cell each
+        return len(text)
     return sum(_cell(char) for char in text)
 
 
@@ -142,19 +149,26 @@ def fit(text: str, width: int) -> str:
     >>> fit("deploy the application", 14), fit("deployment", 8), fit("short", 10)
     ('deploy the…', 'deploym…', 'short')
     """
-    if cells(text) <= width:
-        return text
-    kept, used = [], 0
-    for char in text:
-        used += _cell(char)
-        if used > width - 1:
-            break
-        kept.append(char)
-    cut = "".join(kept)
+    if len(text) * 2 <= width or len(_first_cells(text, width)) == len(text):
+        return text  # looked at no further than ``width`` cells: a memory may be long
+    cut = _first_cells(text, width - 1)
     space = cut.rfind(" ")
     if space > len(cut) * 2 // 3:
         cut = cut[:space]
     return cut.rstrip(" ·,;:") + ELLIPSIS
+
+
+def _first_cells(text: str, room: int) -> str:
+    """Return the start of ``text`` that fits in ``room`` cells."""
+    if text.isascii():
+        return text[: max(room, 0)]
+    kept, used = [], 0
+    for char in text:
+        used += _cell(char)
+        if used > room:
+            break
+        kept.append(char)
+    return "".join(kept)
 
 
 @dataclass(frozen=True)
@@ -178,9 +192,13 @@ def table(
     """
     right = set(right)
     count = len(header)
-    widths = [max([cells(header[i])] + [cells(row[i].text) for row in rows]) for i in range(count)]
-    fixed = sum(widths[:-1]) + len(GAP) * (count - 1)
-    widths[-1] = min(widths[-1], max(style.width - fixed, MIN_LAST_COLUMN))
+    widths = [
+        max([cells(header[i])] + [cells(row[i].text) for row in rows]) for i in range(count - 1)
+    ]
+    room = max(style.width - sum(widths) - len(GAP) * (count - 1), MIN_LAST_COLUMN)
+    # The last column is measured no further than it can show: a memory's text may be long.
+    last = [cells(header[-1])] + [cells(_first_cells(row[-1].text, room + 1)) for row in rows]
+    widths.append(min(max(last), room))
 
     def line(texts: Sequence[str], roles: Sequence[str | None]) -> str:
         parts = []
@@ -256,7 +274,7 @@ def _utc(moment: datetime) -> datetime:
 # --- memories in rows ---------------------------------------------------------------------
 
 
-def is_session_summary(memory: Memory) -> bool:
+def is_session_summary(memory: Readable) -> bool:
     """Tell whether ``memory`` is a session summary (by its tag, its details or its header)."""
     return (
         SESSION_TAG in memory.tags
@@ -265,15 +283,12 @@ def is_session_summary(memory: Memory) -> bool:
     )
 
 
-def gist(memory: Memory) -> str:
+def gist(memory: Readable) -> str:
     r"""Return a memory's text on one line; a session summary without its header line.
 
-    >>> from artibot_memory.store.model import MemoryType
-    >>> now = datetime(2026, 3, 10, tzinfo=timezone.utc)
+    >>> from artibot_memory.store.record import Record
     >>> text = "Session 1a2b3c4d 2026-03-10 09:00–10:00 UTC\nAsked: fix login\nEdited: app.py"
-    >>> m = Memory(id="ctx-1", type=MemoryType.CONTEXT, text=text, created_at=now,
-    ...            updated_at=now, last_seen=now)
-    >>> gist(m)
+    >>> gist(Record({"id": "ctx-1", "type": "context", "text": text}))
     'Asked: fix login · Edited: app.py'
     """
     lines = [printable(line) for line in memory.text.splitlines()]
@@ -313,13 +328,13 @@ def project_cell(project: str | None) -> Cell:
     return Cell(display_name(project), "project") if project else Cell("global", "dim")
 
 
-def state_cell(memory: Memory) -> Cell:
+def state_cell(memory: Readable) -> Cell:
     """Return the state column: coloured when it is not ``active``."""
     state = memory.state.value
     return Cell(state, state if state != "active" else None)
 
 
-def memory_rows(memories: Sequence[Memory], now: datetime, *, states: bool) -> list[list[Cell]]:
+def memory_rows(memories: Sequence[Readable], now: datetime, *, states: bool) -> list[list[Cell]]:
     """One row per memory: id, type, (state,) project, when last seen, what differs."""
     texts = without_shared_prefix([gist(m) for m in memories])
     rows = []
@@ -332,7 +347,7 @@ def memory_rows(memories: Sequence[Memory], now: datetime, *, states: bool) -> l
 
 
 def memory_table(
-    memories: Sequence[Memory], now: datetime, style: Style, scores: Sequence[float] = ()
+    memories: Sequence[Readable], now: datetime, style: Style, scores: Sequence[float] = ()
 ) -> list[str]:
     """Return the table of ``list`` (and of ``search``, with a score column first)."""
     states = any(m.state.value != "active" for m in memories)
@@ -344,7 +359,7 @@ def memory_table(
     return table(header, rows, style, right=[0] if scores else [])
 
 
-def one_line(memory: Memory, now: datetime, style: Style) -> str:
+def one_line(memory: Readable, now: datetime, style: Style) -> str:
     """Return a memory on one line, for messages (forget, prune): id, type, project, date, text."""
     cells_shown = [
         Cell(memory.id, "id"),
@@ -415,9 +430,9 @@ _LABELS = {
 MAX_EVIDENCE_SHOWN = 5
 
 
-def record(memory: Memory, now: datetime, style: Style) -> list[str]:
-    """Every field of one memory as aligned ``field: value`` lines, for ``show``."""
-    fields = _fields(memory, now)
+def record(doc: Mapping[str, Any], now: datetime, style: Style) -> list[str]:
+    """Every field of one memory (its stored JSON) as aligned ``field: value`` lines (``show``)."""
+    fields = _fields(doc, now)
     width = max(cells(label) for label, _ in fields) + 2
     room = max(style.width - width, 30)
     lines = []
@@ -437,46 +452,58 @@ def _wrap(value: str, room: int) -> list[str]:
     ) or [""]
 
 
-def _fields(memory: Memory, now: datetime) -> list[tuple[str, list[str]]]:
-    def date(moment: datetime | None) -> list[str]:
+def _fields(doc: Mapping[str, Any], now: datetime) -> list[tuple[str, list[str]]]:
+    def date(name: str) -> list[str]:
+        moment = parse_time(doc.get(name))
         return [full_date(moment, now)] if moment else []
 
+    def text(name: str) -> list[str]:
+        value = doc.get(name)
+        return [printable(value)] if isinstance(value, str) and value else []
+
+    def joined(name: str) -> list[str]:
+        value = doc.get(name)
+        return [", ".join(_scalar(v) for v in value)] if isinstance(value, list) and value else []
+
+    stored = doc.get("project")
     project = (
-        [f"{display_name(memory.project)} ({memory.project})"]
-        if memory.project and display_name(memory.project) != memory.project
-        else [memory.project or "none (global: seen from every project)"]
+        [f"{display_name(stored)} ({stored})"]
+        if stored and display_name(stored) != stored
+        else [stored or "none (global: seen from every project)"]
     )
-    accessed = [_times(memory.access_count) if memory.access_count else "never"]
-    if memory.last_accessed:
-        accessed = [f"{accessed[0]}, last {full_date(memory.last_accessed, now)}"]
+    uses = doc.get("access_count") or 0
+    last = date("last_accessed")
+    accessed = [(_times(uses) if uses else "never") + (f", last {last[0]}" if last else "")]
     values: dict[str, list[str]] = {
-        "id": [memory.id],
-        "type": [memory.type.value],
-        "state": [memory.state.value],
-        "scope": [memory.scope.value],
+        "id": [str(doc.get("id"))],
+        "type": [str(doc.get("type"))],
+        "state": [str(doc.get("state") or "active")],
+        "scope": [str(doc.get("scope") or "global")],
         "project": project,
-        "key": [printable(memory.key)] if memory.key else [],
-        "text": [printable(line) for line in memory.text.splitlines() if line.strip()],
-        "tags": [", ".join(memory.tags)] if memory.tags else [],
-        "why": [printable(memory.why)] if memory.why else [],
-        "resolution": [printable(memory.resolution)] if memory.resolution else [],
-        "signature": [printable(memory.signature)] if memory.signature else [],
-        "confidence": [f"{memory.confidence:.2f}"],
-        "source": [_source(memory.source)],
-        "evidence": _evidence(memory.evidence),
-        "counter_evidence": _evidence(memory.counter_evidence),
-        "related": [", ".join(memory.related)] if memory.related else [],
-        "created_at": date(memory.created_at),
-        "updated_at": date(memory.updated_at),
-        "last_seen": date(memory.last_seen),
-        "last_verified": date(memory.last_verified),
-        "expires_at": date(memory.expires_at) or ["never"],
-        "count": [_times(memory.count)],
+        "key": text("key"),
+        "text": [
+            printable(line) for line in str(doc.get("text") or "").splitlines() if line.strip()
+        ],
+        "tags": joined("tags"),
+        "why": text("why"),
+        "resolution": text("resolution"),
+        "signature": text("signature"),
+        "confidence": [f"{float(doc.get('confidence', 0.7)):.2f}"],
+        "source": [_source(doc.get("source") or {})],
+        "evidence": _evidence(doc.get("evidence") or []),
+        "counter_evidence": _evidence(doc.get("counter_evidence") or []),
+        "related": joined("related"),
+        "created_at": date("created_at"),
+        "updated_at": date("updated_at"),
+        "last_seen": date("last_seen"),
+        "last_verified": date("last_verified"),
+        "expires_at": date("expires_at") or ["never"],
+        "count": [_times(int(doc.get("count") or 1))],
         "access_count": accessed,
-        "details": _mapping(memory.details),
+        "details": _mapping(doc.get("details") or {}),
     }
     fields = [(_LABELS[name], shown) for name, shown in values.items() if shown]
-    extra = memory.model_extra or {}
+    extra = {name: value for name, value in doc.items() if name not in FIELDS}
     fields += [(name, _value(value)) for name, value in extra.items() if value not in (None, "")]
     return fields
 
@@ -485,26 +512,35 @@ def _times(count: int) -> str:
     return "once" if count == 1 else f"{count} times"
 
 
-def _source(source: Source) -> str:
-    parts = [source.channel]
-    parts += [f"session {source.session_id}"] if source.session_id else []
-    if source.path:
-        parts.append(f"{source.path}:{source.line}" if source.line else source.path)
-    parts += [f"command `{printable(source.command)}`"] if source.command else []
-    parts += [f"{k} {_scalar(v)}" for k, v in (source.model_extra or {}).items() if v is not None]
+_SOURCE_FIELDS = ("channel", "session_id", "path", "line", "command")
+_EVIDENCE_FIELDS = ("at", "session_id", "note")
+
+
+def _source(source: Mapping[str, Any]) -> str:
+    parts = [str(source.get("channel") or "api")]
+    parts += [f"session {source['session_id']}"] if source.get("session_id") else []
+    if source.get("path"):
+        line = source.get("line")
+        parts.append(f"{source['path']}:{line}" if line else str(source["path"]))
+    parts += [f"command `{printable(str(source['command']))}`"] if source.get("command") else []
+    parts += [
+        f"{k} {_scalar(v)}" for k, v in source.items() if k not in _SOURCE_FIELDS and v is not None
+    ]
     return ", ".join(parts)
 
 
-def _evidence(items: Sequence[Evidence]) -> list[str]:
-    if not items:
+def _evidence(items: Sequence[Mapping[str, Any]]) -> list[str]:
+    sightings = [(parse_time(item.get("at")), item) for item in items if isinstance(item, Mapping)]
+    dated = [(moment, item) for moment, item in sightings if moment is not None]
+    if not dated:
         return []
-    latest = sorted(items, key=lambda e: e.at, reverse=True)
-    lines = [f"{len(items)} sightings, latest first:" if len(items) > 1 else "1 sighting:"]
-    for item in latest[:MAX_EVIDENCE_SHOWN]:
-        parts = [f"{_utc(item.at):%Y-%m-%d %H:%M} UTC"]
-        parts += [f"session {item.session_id}"] if item.session_id else []
-        parts += [printable(item.note)] if item.note else []
-        parts += [f"{k} {_scalar(v)}" for k, v in (item.model_extra or {}).items()]
+    latest = sorted(dated, key=lambda pair: pair[0], reverse=True)
+    lines = [f"{len(dated)} sightings, latest first:" if len(dated) > 1 else "1 sighting:"]
+    for moment, item in latest[:MAX_EVIDENCE_SHOWN]:
+        parts = [f"{_utc(moment):%Y-%m-%d %H:%M} UTC"]
+        parts += [f"session {item['session_id']}"] if item.get("session_id") else []
+        parts += [printable(str(item["note"]))] if item.get("note") else []
+        parts += [f"{k} {_scalar(v)}" for k, v in item.items() if k not in _EVIDENCE_FIELDS]
         lines.append("- " + ", ".join(parts))
     if len(latest) > MAX_EVIDENCE_SHOWN:
         lines.append(f"- … and {len(latest) - MAX_EVIDENCE_SHOWN} earlier")
@@ -532,7 +568,7 @@ def _scalar(value: Any) -> str:
         return ", ".join(_scalar(v) for v in value)
     if isinstance(value, Mapping):
         return ", ".join(f"{k} {_scalar(v)}" for k, v in value.items())
-    return printable(orjson.dumps(value).decode()) if value is not None else "-"
+    return printable(json.dumps(value, ensure_ascii=False)) if value is not None else "-"
 
 
 # --- JSON -----------------------------------------------------------------------------------
@@ -557,4 +593,16 @@ def versioned(data: Any) -> Any:
 
 def json_document(data: Any) -> str:
     """Return ``data`` as the indented, versioned JSON text ``--json`` prints."""
-    return orjson.dumps(versioned(data), option=orjson.OPT_INDENT_2).decode() + "\n"
+    return json.dumps(versioned(data), indent=2, ensure_ascii=False, default=_plain) + "\n"
+
+
+def _plain(value: Any) -> Any:
+    """Return what JSON cannot hold as what it can: times as ISO 8601, records as objects."""
+    if isinstance(value, datetime):
+        return value.isoformat()
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return dataclasses.asdict(value)
+    if isinstance(value, set | frozenset | tuple):
+        return list(value)
+    msg = f"{type(value).__name__} is not JSON"
+    raise TypeError(msg)

@@ -1,117 +1,36 @@
-"""The CLI's verbs: each takes parsed arguments and returns an :class:`Output`.
+"""The CLI's writing verbs: each takes parsed arguments and returns an :class:`Output`.
 
-Commands return data; :mod:`artibot_memory.cli.app` prints it as JSON or, drawn by
-:mod:`artibot_memory.cli.render`, as text for people. None of them prints, except
-``prune``, which asks its confirmation question through ``confirm``.
-
-Where ``search`` and ``list`` look: the project of the working directory (its git
-top-level) and the global memories (those of no project); ``--project`` picks another
-project, ``--all-projects`` every one, and a working directory in no git repository looks
-at every project.
-
-What counts as an access (the frequency part of ranking): only the agent's reads. The hooks
-count what they hand to a session; ``search`` counts its hits when it runs inside Claude
-Code (``CLAUDECODE=1``, set in the Bash tool's environment: the skill's searches) or with
-``--record``; a person's ``search`` at a terminal, ``list`` and ``show`` never count.
+``save``, ``forget``, ``export``, ``import``, ``prune``, ``ingest`` and ``doctor``: the
+verbs that write, or read the stores whole, and so import pydantic and the writers. The
+read verbs, and :class:`Output` itself, are in :mod:`artibot_memory.cli.reads`. None of
+them prints, except ``prune``, which asks its confirmation question through ``confirm``.
 """
 
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 from collections.abc import Callable, Iterable
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict
 from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 from artibot_memory.api import doctor, memories
 from artibot_memory.api.prune import PruneReport, extend_ttl, plan_prune, prune
-from artibot_memory.api.stats import store_stats
 from artibot_memory.api.transfer import export_lines, import_file
 from artibot_memory.cli import render
+from artibot_memory.cli.reads import Output, brief
 from artibot_memory.cli.render import Style
 from artibot_memory.core import clock
 from artibot_memory.core.errors import UsageError
-from artibot_memory.core.project import display_name, git_root, resolve_project
-from artibot_memory.recall.context import get_relevant_context
-from artibot_memory.recall.search import search
+from artibot_memory.core.project import display_name, resolve_project
 from artibot_memory.store.model import Memory, MemoryType, Source
 
 Confirm = Callable[[str], bool]
-View = Callable[[Style], list[str]]
 PROJECT_TYPES = {MemoryType.CONTEXT.value, MemoryType.COMMAND.value, MemoryType.ERROR.value}
-AGENT_ENV = "CLAUDECODE"  # "1" in the environment of Claude Code's Bash tool and hooks
 
 MAX_IDS_SHOWN = 5
-
-
-@dataclass
-class Output:
-    """What a command produced: data for ``--json``, and lines (or a view) for people.
-
-    ``view`` draws the lines when the style of the output is known (colour, width).
-    """
-
-    data: Any = None
-    lines: list[str] = field(default_factory=list)
-    exit_code: int = 0
-    view: View | None = None
-
-    def text(self, style: Style) -> list[str]:
-        """Return the lines a person reads, drawn in ``style``."""
-        return self.view(style) if self.view is not None else self.lines
-
-
-@dataclass(frozen=True)
-class Where:
-    """Which memories a listing looks at: one project and the global ones, or all."""
-
-    project: str | None  # None: every project
-    label: str
-    hint: str = ""
-
-
-def where_to_look(args: argparse.Namespace) -> Where:
-    """Return the projects ``search`` or ``list`` looks at (see the module docstring)."""
-    if args.all_projects:
-        return Where(None, "every project")
-    if args.project is not None:
-        project = resolve_project(args.project)
-        return Where(project, f"{display_name(project)} and global")
-    project = git_root(_cwd())
-    if project is None:
-        return Where(None, "every project (the working directory is in no git repository)")
-    return Where(project, f"{display_name(project)} and global", "--all-projects for every project")
-
-
-def _cwd() -> str | None:
-    try:
-        return os.getcwd()
-    except OSError:  # the working directory was deleted
-        return None
-
-
-def agent_is_asking(args: argparse.Namespace) -> bool:
-    """Tell whether this search is the agent's (it counts as an access) or a person's."""
-    explicit: bool | None = args.record
-    return explicit if explicit is not None else os.environ.get(AGENT_ENV) == "1"
-
-
-def brief(memory: Memory) -> dict[str, Any]:
-    """Return the fields a listing shows; ``show`` and ``export`` give the full record."""
-    return {
-        "id": memory.id,
-        "type": memory.type.value,
-        "state": memory.state.value,
-        "text": memory.text,
-        "key": memory.key,
-        "project": memory.project,
-        "count": memory.count,
-        "last_seen": memory.last_seen.isoformat(),
-        "expires_at": memory.expires_at.isoformat() if memory.expires_at else None,
-    }
 
 
 def cmd_save(args: argparse.Namespace) -> Output:
@@ -137,49 +56,6 @@ def cmd_save(args: argparse.Namespace) -> Output:
     )
 
 
-def cmd_search(args: argparse.Namespace) -> Output:
-    """``search QUERY``: the relevant memories, best first; nothing when nothing matches."""
-    where = where_to_look(args)
-    hits = search(
-        args.query,
-        types=args.type and [args.type],
-        project=where.project,
-        limit=args.limit,
-        record=agent_is_asking(args),
-    )
-    data = [{**brief(h.memory), "score": round(h.score, 4), "parts": asdict(h.parts)} for h in hits]
-    now = clock.now()
-
-    def view(style: Style) -> list[str]:
-        if not hits:
-            return []  # nothing relevant prints nothing
-        found = [hit.memory for hit in hits]
-        lines = render.memory_table(found, now, style, [hit.score for hit in hits])
-        return [*lines, render.footer(len(hits), where.label, style, where.hint)]
-
-    return Output(data, view=view)
-
-
-def cmd_list(args: argparse.Namespace) -> Output:
-    """``list``: stored memories, newest first (never counted as accessed)."""
-    where = where_to_look(args)
-    found = memories.list_memories(args.type, project=where.project)
-    now = clock.now()
-
-    def view(style: Style) -> list[str]:
-        lines = render.memory_table(found, now, style) if found else []
-        return [*lines, render.footer(len(found), where.label, style, where.hint)]
-
-    return Output([brief(m) for m in found], view=view)
-
-
-def cmd_show(args: argparse.Namespace) -> Output:
-    """``show ID``: one memory, every field (never counted as accessed)."""
-    memory = memories.get(args.id)
-    now = clock.now()
-    return Output(memory.model_dump(mode="json"), view=lambda s: render.record(memory, now, s))
-
-
 def cmd_forget(args: argparse.Namespace) -> Output:
     """``forget ID`` or ``forget --key K``: delete for good."""
     gone = memories.forget(args.id, key=args.key)
@@ -187,29 +63,6 @@ def cmd_forget(args: argparse.Namespace) -> Output:
     return Output(
         [brief(m) for m in gone],
         view=lambda s: [f"forgot {render.one_line(m, now, s)}" for m in gone],
-    )
-
-
-def cmd_context(args: argparse.Namespace) -> Output:
-    """``context``: the text SessionStart would inject for this project."""
-    project = resolve_project(args.project, Path.cwd())
-    text = get_relevant_context(project, args.query, args.budget, record=False)
-    return Output({"project": project, "context": text, "chars": len(text)}, [text] if text else [])
-
-
-def cmd_stats(_args: argparse.Namespace) -> Output:
-    """``stats``: per store entries, bytes, oldest, newest, expiring within 7 days."""
-    rows = store_stats()
-    return Output(
-        [
-            {
-                **asdict(r),
-                "oldest": r.oldest and r.oldest.isoformat(),
-                "newest": r.newest and r.newest.isoformat(),
-            }
-            for r in rows
-        ],
-        view=lambda s: render.stats_table(rows, s),
     )
 
 
@@ -300,13 +153,13 @@ def _prune_data(plan: PruneReport, *, done: bool) -> dict[str, Any]:
     }
 
 
-def cmd_ingest(_args: argparse.Namespace) -> Output:
-    """``ingest``: drain the capture journal into the stores (the SessionEnd worker)."""
+def cmd_ingest(args: argparse.Namespace) -> Output:
+    """``ingest [--prune]``: drain the capture journal into the stores (the hooks' worker)."""
     from artibot_memory.capture.hooklog import log_failure  # noqa: PLC0415
-    from artibot_memory.lifecycle import ingest  # noqa: PLC0415 - only this verb needs it
+    from artibot_memory.lifecycle import ingest, ingest_and_prune  # noqa: PLC0415 - this verb only
 
     try:
-        report = ingest()
+        report = ingest_and_prune() if args.prune else ingest()
     except Exception as exc:
         # The SessionEnd worker runs detached with no stderr: the log is where it is seen.
         log_failure("ingest", exc)

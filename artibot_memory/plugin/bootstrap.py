@@ -233,8 +233,7 @@ def saved_context(payload: dict[str, Any]) -> tuple[str, str] | None:
     if written is None or (until is not None and until <= clock.now()):
         return None
     ids = [str(i) for i in document.get("ids") or []]
-    if ids:
-        journal.append({"event": journal.ACCESS_EVENT, "ids": ids})
+    journal.note_access(ids)
     return text, f"{written:%Y-%m-%d}"
 
 

@@ -159,12 +159,41 @@ def _answer(event: str, payload: dict[str, Any], raw: bytes) -> dict[str, Any] |
     if sys.version_info < FULL_PATH_PYTHON:
         return _without_full_path(event, payload, raw, None)
     _enable_site()
+    if event == "SessionStart" and _runtime_found():
+        return _start_from_index(payload)
     try:
         from artibot_memory.lifecycle import handle  # noqa: PLC0415
     except ImportError as exc:
         return _without_full_path(event, payload, raw, exc)
     result: dict[str, Any] | None = handle(event, payload)
     return result
+
+
+def _runtime_found() -> bool:
+    """Tell whether this interpreter has the runtime dependencies (found, not imported)."""
+    from artibot_memory.plugin import bootstrap  # noqa: PLC0415 - SessionStart without cache
+
+    return not bootstrap.missing_modules()
+
+
+def _start_from_index(payload: dict[str, Any]) -> dict[str, Any] | None:
+    """SessionStart without its cache: the context from the index now, the rest detached.
+
+    The context is rendered from the index (standard library only: no pydantic to import,
+    no store to load) and cached for the next start; the journal's ingest and the prune a
+    SessionStart owes go to a detached worker (``ingest --prune``), as a SessionEnd's do.
+    Expired memories are never shown meanwhile: every read leaves them out.
+    """
+    from artibot_memory.core.project import project_of  # noqa: PLC0415
+    from artibot_memory.plugin import fast  # noqa: PLC0415
+    from artibot_memory.recall.context import note_shown, refresh_start_cache  # noqa: PLC0415
+    from artibot_memory.recall.startcache import session_start_output  # noqa: PLC0415
+
+    cwd = payload.get("cwd")
+    rendered = refresh_start_cache(project_of(cwd if isinstance(cwd, str) else None))
+    note_shown(rendered.shown)
+    fast.start_worker("ingest", "--prune")
+    return session_start_output(rendered.text)
 
 
 def _with_message(output: dict[str, Any] | None, message: str | None) -> dict[str, Any] | None:

@@ -109,13 +109,13 @@ def entry_script() -> str:
     return os.path.join(os.path.dirname(package), "bin", "artibot-memory")
 
 
-def start_worker() -> None:
-    """Start ``artibot-memory ingest`` detached: it stores the journal, then exits."""
+def start_worker(*verb: str) -> None:
+    """Start ``artibot-memory ingest`` (or ``verb``) detached: it stores the journal, exits."""
     import subprocess  # noqa: PLC0415 - only SessionEnd and PreCompact start a process
     import sys  # noqa: PLC0415
 
     subprocess.Popen(  # noqa: S603 - our own interpreter and script, no shell
-        [sys.executable, entry_script(), "ingest"],
+        [sys.executable, entry_script(), *(verb or ("ingest",))],
         stdin=subprocess.DEVNULL,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,

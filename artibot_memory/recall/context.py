@@ -13,19 +13,29 @@ With a ``query``, items within each section are ordered by relevance to it inste
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import sqlite3
 from dataclasses import dataclass
-from datetime import datetime
-from pathlib import Path
 
 from artibot_memory.capture import journal
+from artibot_memory.capture.hooklog import write_log
 from artibot_memory.core import clock
-from artibot_memory.core.errors import StoreError
+from artibot_memory.core.paths import memory_home
 from artibot_memory.core.project import display_name, same_project
+from artibot_memory.recall import lookup
 from artibot_memory.recall.known_errors import how_sure
-from artibot_memory.recall.search import candidates, rank
-from artibot_memory.store.model import Memory, MemoryType, State
+from artibot_memory.recall.startcache import write_cache
+from artibot_memory.store.table import MemoryType, State
 from artibot_memory.text.framing import quote
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable, Sequence
+    from datetime import datetime
+    from pathlib import Path
+
+    from artibot_memory.core.errors import StoreError
+    from artibot_memory.store.record import Readable
+
 
 DEFAULT_BUDGET = 8_000
 HEADER = (
@@ -42,8 +52,8 @@ class Section:
     """One part of the context: a title, the memories it may show, how to write one."""
 
     title: str
-    memories: Sequence[Memory]
-    line: Callable[[Memory], str]
+    memories: Sequence[Readable]
+    line: Callable[[Readable], str]
 
 
 @dataclass(frozen=True)
@@ -51,7 +61,7 @@ class RenderedContext:
     """The context text and the memories it shows."""
 
     text: str
-    shown: list[Memory]
+    shown: list[Readable]
 
     @property
     def valid_until(self) -> datetime | None:
@@ -69,23 +79,43 @@ def render_context(
 ) -> RenderedContext:
     """Render the context of ``project`` without counting anything as accessed.
 
-    ``on_unusable``: see :func:`artibot_memory.recall.search.candidates`.
+    The memories are read through the index; where SQLite cannot serve it, from the
+    stores (``on_unusable``: see :func:`artibot_memory.recall.search.candidates`).
     """
     now = clock.now()
-    pool = candidates(None, project, now, home, on_unusable=on_unusable)
+    pool: list[Readable]
+    try:
+        pool = list(lookup.live(now=now, project=project, home=home, on_unusable=on_unusable))
+    except sqlite3.Error:
+        from artibot_memory.recall.search import candidates  # noqa: PLC0415 - the fallback
+
+        pool = list(candidates(None, project, now, home, on_unusable=on_unusable))
     text, shown = render(build_sections(pool, project, query, now), budget)
     return RenderedContext(text, shown)
 
 
-def note_shown(shown: list[Memory], home: Path | None = None) -> None:
+def refresh_start_cache(project: str | None) -> RenderedContext:
+    """Render a project's SessionStart context and keep it for the next start's fast path.
+
+    A store that cannot be read is logged and left out: the others still reach the session.
+    """
+    rendered = render_context(project, budget=DEFAULT_BUDGET, on_unusable=_log_unusable)
+    ids = [memory.id for memory in rendered.shown]
+    write_cache(memory_home(), project, rendered.text, ids, rendered.valid_until, clock.now())
+    return rendered
+
+
+def _log_unusable(exc: StoreError) -> None:
+    write_log(f"SessionStart: context: {exc}")
+
+
+def note_shown(shown: list[Readable], home: Path | None = None) -> None:
     """Count memories handed to a session as accessed.
 
     Journaled, not written now: SessionStart must not rewrite four stores to count what
     it showed; the next ingest applies the counts in one write per store.
     """
-    if shown:
-        ids = [memory.id for memory in shown]
-        journal.append({"event": journal.ACCESS_EVENT, "ids": ids}, home)
+    journal.note_access([memory.id for memory in shown], home)
 
 
 def get_relevant_context(
@@ -104,7 +134,7 @@ def get_relevant_context(
 
 
 def build_sections(
-    pool: list[Memory], project: str | None, query: str | None, now: datetime
+    pool: list[Readable], project: str | None, query: str | None, now: datetime
 ) -> list[Section]:
     """Sort the live memories into the four sections, most useful first in each."""
     ours = [m for m in pool if project is not None and same_project(m.project, project)]
@@ -124,40 +154,42 @@ def build_sections(
 
 def _by_query(
     query: str | None, now: datetime
-) -> Callable[[list[Memory], Callable[[Memory], tuple[object, ...]]], list[Memory]]:
-    def order(memories: list[Memory], key: Callable[[Memory], tuple[object, ...]]) -> list[Memory]:
+) -> Callable[[list[Readable], Callable[[Readable], tuple[object, ...]]], list[Readable]]:
+    def order(
+        memories: list[Readable], key: Callable[[Readable], tuple[object, ...]]
+    ) -> list[Readable]:
         default = sorted(memories, key=key, reverse=True)
         if not query:
             return default
-        relevant = [hit.memory for hit in rank(query, memories, now)]
+        relevant = [hit.memory for hit in lookup.rank(query, memories, now)]
         ids = {m.id for m in relevant}
         return relevant + [m for m in default if m.id not in ids]
 
     return order
 
 
-def _newest(memory: Memory) -> tuple[object, ...]:
+def _newest(memory: Readable) -> tuple[object, ...]:
     return (memory.last_seen,)
 
 
-def _most_used(memory: Memory) -> tuple[object, ...]:
+def _most_used(memory: Readable) -> tuple[object, ...]:
     return (memory.count + memory.access_count, memory.last_seen)
 
 
-def _project_first(project: str | None) -> Callable[[Memory], tuple[object, ...]]:
+def _project_first(project: str | None) -> Callable[[Readable], tuple[object, ...]]:
     return lambda m: (same_project(m.project, project), m.count, m.last_seen)
 
 
-def _stamp(memory: Memory) -> str:
+def _stamp(memory: Readable) -> str:
     return f"[{memory.last_seen:%Y-%m-%d} · {memory.id}]"
 
 
-def _plain_line(memory: Memory) -> str:
+def _plain_line(memory: Readable) -> str:
     limit = ITEM_CHARS.get(memory.type, DEFAULT_ITEM_CHARS)
     return f"- {_stamp(memory)} {quote(memory.text, limit)}"
 
 
-def _error_line(memory: Memory) -> str:
+def _error_line(memory: Readable) -> str:
     seen = f" (seen {memory.count}×)" if memory.count > 1 else ""
     fix = quote(memory.resolution or "", DEFAULT_ITEM_CHARS)
     sure = how_sure(memory.details, memory.confidence)
@@ -165,15 +197,15 @@ def _error_line(memory: Memory) -> str:
     return f"- {_stamp(memory)} {text}{seen}; fixed by: {fix} ({sure})"
 
 
-def _command_line(memory: Memory) -> str:
+def _command_line(memory: Readable) -> str:
     failed = f", {memory.failures} failed" if memory.failures else ""
     return f"- {_stamp(memory)} {quote(memory.text, 200)} ×{memory.count}{failed}"
 
 
-def render(sections: list[Section], budget: int) -> tuple[str, list[Memory]]:
+def render(sections: list[Section], budget: int) -> tuple[str, list[Readable]]:
     """Write the sections, round-robin by priority, never past ``budget`` characters."""
     chosen: dict[str, list[str]] = {s.title: [] for s in sections}
-    shown: list[Memory] = []
+    shown: list[Readable] = []
     used = len(HEADER) + 1
     for section, memory in _interleave(sections):
         line = section.line(memory)
@@ -189,7 +221,7 @@ def render(sections: list[Section], budget: int) -> tuple[str, list[Memory]]:
     return "\n".join(parts), shown
 
 
-def _interleave(sections: list[Section]) -> list[tuple[Section, Memory]]:
+def _interleave(sections: list[Section]) -> list[tuple[Section, Readable]]:
     # The first items of every section come before the tail of any one section, so a
     # long list of preferences cannot crowd out the project's latest session summary.
     rounds = max((len(s.memories) for s in sections), default=0)

@@ -184,6 +184,5 @@ def serve_cached_start(payload: dict[str, Any]) -> tuple[bool, dict[str, Any] | 
     if cached is None:
         return False, None
     text, ids = cached
-    if ids:
-        journal.append({"event": journal.ACCESS_EVENT, "ids": ids})
+    journal.note_access(ids)
     return True, session_start_output(text)

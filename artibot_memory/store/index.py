@@ -45,7 +45,7 @@ import sqlite3
 from pathlib import Path
 
 from artibot_memory.core import clock, disk
-from artibot_memory.core.errors import CorruptStoreError, UnsafeStoreError
+from artibot_memory.core.errors import CorruptStoreError, StoreError, UnsafeStoreError
 from artibot_memory.core.paths import is_inside
 from artibot_memory.store import envelope
 from artibot_memory.store.files import fingerprint
@@ -54,13 +54,14 @@ from artibot_memory.text.tokens import memory_tokens
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Iterator, Sequence
+    from collections.abc import Callable, Iterator, Sequence
     from typing import Any
 
     Entry = tuple[dict[str, Any], str]  # an entry parsed, and its JSON text as stored
 
 INDEX_NAME = "index.sqlite"
-INDEX_VERSION = 2  # 2: the JSON apart (docs), a vocabulary of the terms (terms_vocab)
+# 2: the JSON apart (docs), a vocabulary of the terms (terms_vocab); 3: created_us (stats)
+INDEX_VERSION = 3
 BUSY_TIMEOUT_MS = 5_000
 BATCH = 1_000  # entries parsed and written at a time when a store is read in
 # The characters our tokens hold besides letters and digits (file names, versions): FTS5
@@ -79,6 +80,7 @@ CREATE TABLE IF NOT EXISTS memories (
     project TEXT,
     project_name TEXT,
     key TEXT,
+    created_us INTEGER,
     last_seen_us INTEGER,
     expires_us INTEGER,
     access_count INTEGER NOT NULL DEFAULT 0,
@@ -101,18 +103,23 @@ def index_path(home: str | os.PathLike[str]) -> Path:
 # ---- opening
 
 
-def fresh(home: str | os.PathLike[str]) -> sqlite3.Connection:
+def fresh(
+    home: str | os.PathLike[str], on_unusable: Callable[[StoreError], None] | None = None
+) -> sqlite3.Connection:
     """Return a connection to the home's index, in step with every store file on disk.
 
     Builds the index when it is missing or unusable, and re-reads each store whose file
     changed since its rows were written. A store file that cannot be read raises its
-    :class:`~artibot_memory.core.errors.StoreError`, as loading the store would.
+    :class:`~artibot_memory.core.errors.StoreError`, as loading the store would, unless
+    ``on_unusable`` is given: then it is reported there and the store's rows are left out
+    of the index until its file can be read again (a hook must not lose all memory to one
+    bad file, nor serve what a broken file may no longer hold).
     """
     for attempt in (1, 2):
         connection = _open(Path(home))
         try:
             for spec in STORES:
-                _catch_up(connection, Path(home), spec)
+                _catch_up_or_drop(connection, Path(home), spec, on_unusable)
         except sqlite3.DatabaseError:
             connection.close()
             if attempt == 2:  # noqa: PLR2004 - a new index that still fails: say so
@@ -194,6 +201,32 @@ def _prepare(connection: sqlite3.Connection) -> None:
 # ---- reading the stores in
 
 
+def _catch_up_or_drop(
+    connection: sqlite3.Connection,
+    home: Path,
+    spec: StoreSpec,
+    on_unusable: Callable[[StoreError], None] | None,
+) -> None:
+    try:
+        _catch_up(connection, home, spec)
+    except StoreError as exc:
+        if on_unusable is None:
+            raise
+        on_unusable(exc)
+        with _writing(connection):  # re-read once the file can be: no stamp is kept
+            _delete_store_rows(connection, spec)
+            connection.execute("DELETE FROM stores WHERE file = ?", (spec.filename,))
+
+
+def _delete_store_rows(connection: sqlite3.Connection, spec: StoreSpec) -> None:
+    for table in ("terms", "docs"):
+        connection.execute(
+            f"DELETE FROM {table} WHERE rowid IN (SELECT rowid FROM memories WHERE store = ?)",  # noqa: S608 - our table names
+            (spec.filename,),
+        )
+    connection.execute("DELETE FROM memories WHERE store = ?", (spec.filename,))
+
+
 def _catch_up(connection: sqlite3.Connection, home: Path, spec: StoreSpec) -> None:
     """Re-read one store into the index when its file is not the one the rows came from."""
     path = home / spec.filename
@@ -204,15 +237,7 @@ def _catch_up(connection: sqlite3.Connection, home: Path, spec: StoreSpec) -> No
         return
     raw, read_from = _read_store(path)
     with _writing(connection):
-        connection.execute(
-            "DELETE FROM terms WHERE rowid IN (SELECT rowid FROM memories WHERE store = ?)",
-            (spec.filename,),
-        )
-        connection.execute(
-            "DELETE FROM docs WHERE rowid IN (SELECT rowid FROM memories WHERE store = ?)",
-            (spec.filename,),
-        )
-        connection.execute("DELETE FROM memories WHERE store = ?", (spec.filename,))
+        _delete_store_rows(connection, spec)
         batch: list[Entry] = []
         for entry in _entries_of(path, raw) if raw is not None else ():
             batch.append(entry)
@@ -416,6 +441,7 @@ def _insert(connection: sqlite3.Connection, spec: StoreSpec, entries: Sequence[E
                 _text_or_none(entry.get("project")),
                 _project_name(entry.get("project")),
                 _text_or_none(entry.get("key")),
+                _micros(entry.get("created_at")),
                 _micros(entry.get("last_seen")),
                 _micros(entry.get("expires_at")),
                 _count(entry.get("access_count")),
@@ -426,8 +452,8 @@ def _insert(connection: sqlite3.Connection, spec: StoreSpec, entries: Sequence[E
         terms.append((rowid, " ".join(tokens)))
     connection.executemany(
         "INSERT INTO memories (rowid, id, store, type, state, project, project_name, key, "
-        "last_seen_us, expires_us, access_count, length) "
-        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        "created_us, last_seen_us, expires_us, access_count, length) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         [row[:-1] for row in rows],
     )
     connection.executemany(

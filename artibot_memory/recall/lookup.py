@@ -1,0 +1,388 @@
+"""Memories read back through the index, without pydantic (standard library only).
+
+Every read of the product goes through here: ``search``, ``list``, ``show``, ``stats``,
+``context``, the SessionStart context and the per-prompt recall. Each asks the index
+(:mod:`artibot_memory.store.index`, kept in step with the stores, caught up by fingerprint
+when a store changed behind its back) and gets :class:`~artibot_memory.store.record.Record`
+objects: the stored JSON, read field by field. No store is loaded whole and nothing is
+validated: pydantic stays on the write path.
+
+Ranking is :mod:`artibot_memory.recall.scoring`'s arithmetic; :func:`rank` scores any
+memories in memory (a context ordered by a query, the stores when SQLite has no FTS5) and
+:func:`ranked` the index's, with the same scores for the same memories.
+
+>>> import tempfile
+>>> from datetime import datetime, timezone
+>>> ranked("anything", now=datetime.now(timezone.utc), home=tempfile.mkdtemp())
+[]
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+from dataclasses import dataclass
+from datetime import datetime, timedelta, timezone
+
+from artibot_memory.core.paths import memory_home
+from artibot_memory.recall.scoring import B, KeywordIndex, ScoreParts, frequency, recency, relevance
+from artibot_memory.store import index
+from artibot_memory.store.record import Record
+from artibot_memory.store.table import STORES, MemoryType, State, spec_for
+from artibot_memory.text.tokens import memory_tokens, search_tokens
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterable, Sequence
+    from pathlib import Path
+    from typing import Any
+
+    from artibot_memory.core.errors import StoreError
+    from artibot_memory.store.record import Readable
+
+    Home = str | os.PathLike[str] | None
+
+SEARCHABLE_STATES = frozenset({State.ACTIVE, State.RESOLVED, State.STALE})
+EXPIRING_WINDOW = timedelta(days=7)  # what stats counts as expiring soon
+EXHAUSTIVE_LIMIT = 5_000  # memories a search scores all of (the stores' caps total 3,700)
+CANDIDATES = 400  # above it, the candidates FTS5's own BM25 picks for ours to score
+
+
+@dataclass(frozen=True)
+class Hit:
+    """A memory that matched, with the parts of its score."""
+
+    memory: Readable
+    parts: ScoreParts
+
+    @property
+    def score(self) -> float:
+        """The relevance, 0..1."""
+        return self.parts.total
+
+
+def document_tokens(memory: Readable) -> list[str]:
+    """Return the words a memory is found by: its text, key and (weighted) tags."""
+    return memory_tokens(memory.text, memory.key, memory.tags)
+
+
+def rank(query: str, memories: Sequence[Readable], now: datetime) -> list[Hit]:
+    """Score ``memories`` against ``query``; return only matches, best first."""
+    query_tokens = search_tokens(query)
+    if not query_tokens or not memories:
+        return []
+    keywords = KeywordIndex([document_tokens(m) for m in memories])
+    hits = [
+        Hit(memories[i], score_parts(keyword, memories[i].last_seen, memories[i].access_count, now))
+        for i, keyword in keywords.scores(query_tokens).items()
+    ]
+    return sorted(hits, key=lambda hit: (hit.score, hit.memory.last_seen), reverse=True)
+
+
+def score_parts(keyword: float, last_seen: datetime, uses: int, now: datetime) -> ScoreParts:
+    """Return a matching memory's score: its keyword part, then recency and use."""
+    fresh = recency(last_seen, now)
+    used = frequency(uses)
+    return ScoreParts(keyword, fresh, used, relevance(keyword, fresh, used))
+
+
+# ---- through the index
+
+
+def ranked(
+    query: str,
+    *,
+    now: datetime,
+    types: Iterable[MemoryType | str] | None = None,
+    project: str | None = None,
+    home: Home = None,
+    limit: int = 10,
+) -> list[Hit]:
+    """Rank the live memories of the index against ``query``; the first ``limit``, best first.
+
+    What :func:`rank` gives over :func:`live`, with no store loaded. Raises
+    ``sqlite3.Error`` where the index cannot be used (an SQLite without FTS5).
+    """
+    query_tokens = search_tokens(query)
+    if not query_tokens:
+        return []
+    connection = index.fresh(_home(home))
+    try:
+        keywords = _IndexedKeywords(connection, *live_filter(types, project, now))
+        keywords.preselect(query_tokens)
+        scored = []
+        for rowid, keyword in keywords.scores(query_tokens).items():
+            seen_us, uses = keywords.rows[rowid]
+            seen = now if seen_us is None else _moment(seen_us)
+            scored.append((rowid, score_parts(keyword, seen, uses, now), seen))
+        scored.sort(key=lambda item: (item[1].total, item[2]), reverse=True)
+        top = scored[: max(limit, 0)]
+        docs = _docs(connection, [rowid for rowid, _, _ in top])
+    finally:
+        connection.close()
+    found = [(_record(docs[rowid]), parts) for rowid, parts, _ in top]
+    return [Hit(record, parts) for record, parts in found if record is not None]
+
+
+def live(
+    *,
+    now: datetime,
+    types: Iterable[MemoryType | str] | None = None,
+    project: str | None = None,
+    home: Home = None,
+    on_unusable: Callable[[StoreError], None] | None = None,
+) -> list[Record]:
+    """Return the memories a search may return: searchable, unexpired, seen from ``project``.
+
+    ``on_unusable``: see :func:`artibot_memory.store.index.fresh`.
+    """
+    where, params = live_filter(types, project, now)
+    return _select(home, where, params, on_unusable)
+
+
+def listing(
+    *,
+    now: datetime,
+    types: Iterable[MemoryType | str] | None = None,
+    project: str | None = None,
+    home: Home = None,
+    include_expired: bool = False,
+) -> list[Record]:
+    """Return the stored memories of every state, newest first (what ``list`` shows)."""
+    where, params = _kinds(types)
+    if not include_expired:
+        where, params = f"{where} AND {_UNEXPIRED}", [*params, _micros(now)]
+    if project is not None:
+        where, params = f"{where} AND {_SEEN_FROM}", [*params, *_seen_from(project)]
+    return _select(home, where, params)
+
+
+def by_id(memory_id: str, *, home: Home = None) -> Record | None:
+    """Return the memory with this id, whatever its state or age; None when none has it."""
+    return next(iter(_select(home, "m.id = ?", [memory_id])), None)
+
+
+@dataclass(frozen=True)
+class StoreStats:
+    """What one store holds right now."""
+
+    type: str
+    file: str
+    entries: int
+    bytes: int
+    oldest: datetime | None
+    newest: datetime | None
+    expiring_soon: int
+
+
+def store_stats(*, now: datetime, home: Home = None) -> list[StoreStats]:
+    """Return one row per store; ``expiring_soon`` counts entries due within 7 days."""
+    folder = _home(home)
+    soon = _micros(now + EXPIRING_WINDOW)
+    connection = index.fresh(folder)
+    try:
+        figures = {
+            store: (count, first, last, expiring)
+            for store, count, first, last, expiring in connection.execute(
+                "SELECT store, count(*), min(created_us), max(created_us), "
+                "sum(expires_us IS NOT NULL AND expires_us <= ?) FROM memories GROUP BY store",
+                (soon,),
+            )
+        }
+    finally:
+        connection.close()
+    rows = []
+    for spec in STORES:
+        count, first, last, expiring = figures.get(spec.filename, (0, None, None, 0))
+        path = os.path.join(folder, spec.filename)
+        rows.append(
+            StoreStats(
+                type=spec.type.value,
+                file=spec.filename,
+                entries=int(count),
+                bytes=os.path.getsize(path) if os.path.isfile(path) else 0,
+                oldest=None if first is None else _moment(first),
+                newest=None if last is None else _moment(last),
+                expiring_soon=int(expiring or 0),
+            )
+        )
+    return rows
+
+
+class _IndexedKeywords(KeywordIndex):
+    """BM25 over the live memories of the index, the postings of a term read from FTS5.
+
+    The arithmetic of :class:`KeywordIndex` over the same documents (the memories a search
+    may return), so the scores are the same; only the query's own terms are read: how many
+    memories hold each (counted by SQLite), and the postings of the rare ones in full, of
+    the common ones only among the memories the rare ones found.
+    """
+
+    def __init__(self, connection: sqlite3.Connection, where: str, params: list[object]) -> None:
+        super().__init__([])
+        count, total = connection.execute(
+            f"SELECT count(*), total(m.length) FROM memories AS m WHERE {where}",  # noqa: S608 - our own condition, values bound
+            params,
+        ).fetchone()
+        self.size = int(count)
+        average = (float(total) / self.size or 1.0) if self.size else 1.0
+        self._base_norm, self._norm_slope = self._k1 * (1 - B), self._k1 * B / average
+        self._connection, self._where, self._params = connection, where, params
+        self._norms: dict[int, float] = {}
+        self._holders: dict[str, int] = {}
+        self._among: list[int] | None = None
+        self.rows: dict[int, tuple[int | None, int]] = {}  # rowid: (last seen, uses)
+
+    def holders(self, token: str) -> int:
+        found = self._holders.get(token)
+        if found is None:
+            found = self._holders[token] = self._count_holders(token)
+        return found
+
+    def _count_holders(self, token: str) -> int:
+        if self._among is not None:  # a large index: every memory's word, from the vocabulary
+            row = self._connection.execute(
+                "SELECT doc FROM terms_vocab WHERE term = ?", (token,)
+            ).fetchone()
+            return int(row[0]) if row else 0
+        sql = _MATCHING.format(columns="count(*)", where=self._where)
+        row = self._connection.execute(sql, [_fts_phrase(token), *self._params]).fetchone()
+        return int(row[0])
+
+    def preselect(self, query_tokens: Sequence[str]) -> None:
+        """Above :data:`EXHAUSTIVE_LIMIT` memories, score only FTS5's best candidates.
+
+        FTS5's own BM25 (over every memory holding any query word, in C) picks the
+        :data:`CANDIDATES` best; ours then scores exactly those, with the exact document
+        frequencies. Below the limit (every store at its real caps) every memory holding a
+        query word is scored, as a search over the stores did.
+        """
+        if self.size <= EXHAUSTIVE_LIMIT:
+            return
+        # Document frequencies then come from FTS5's vocabulary, over every memory indexed
+        # (not only the live ones of these types and project): an approximation that large
+        # numbers make small, and a lookup instead of a count.
+        self.size = int(self._connection.execute("SELECT count(*) FROM memories").fetchone()[0])
+        words = " OR ".join(_fts_phrase(t) for t in dict.fromkeys(query_tokens))
+        sql = _MATCHING.format(columns="m.rowid", where=self._where) + (
+            f" ORDER BY bm25(terms) LIMIT {CANDIDATES}"
+        )
+        self._among = [row[0] for row in self._connection.execute(sql, [words, *self._params])]
+
+    def _find(self, token: str) -> dict[int, int]:
+        if self._among is not None:
+            return self.postings_among(token, self._among)
+        return self._read(token, "")
+
+    def postings_among(self, token: str, documents: Sequence[int]) -> dict[int, int]:
+        if token in self._postings:
+            return self._postings[token]
+        if not documents:
+            return {}
+        return self._read(token, f" AND m.rowid IN ({', '.join(str(int(d)) for d in documents)})")
+
+    def _read(self, token: str, among: str) -> dict[int, int]:
+        found: dict[int, int] = {}
+        columns = "m.rowid, t.tokens, m.length, m.last_seen_us, m.access_count"
+        sql = _MATCHING.format(columns=columns, where=self._where + among)
+        for rowid, tokens, length, seen, uses in self._connection.execute(
+            sql, [_fts_phrase(token), *self._params]
+        ):
+            tf = tokens.split(" ").count(token)  # FTS5 found the word: count it exactly
+            if tf:
+                found[rowid] = tf
+                self._norms[rowid] = self._base_norm + self._norm_slope * length
+                self.rows[rowid] = (seen, uses)
+        return found
+
+    def _norm(self, doc_id: int) -> float:
+        return self._norms[doc_id]
+
+
+_MATCHING = (
+    "SELECT {columns} FROM terms AS t JOIN memories AS m ON m.rowid = t.rowid "
+    "WHERE terms MATCH ? AND {where}"
+)
+_UNEXPIRED = "(m.expires_us IS NULL OR m.expires_us > ?)"
+# in_project: global, the same path, or the same folder name when either is bare
+_SEEN_FROM = (
+    "(m.project IS NULL OR m.project = ? OR "
+    "((instr(m.project, '/') = 0 OR ?) AND m.project_name = ?))"
+)
+
+
+def _fts_phrase(token: str) -> str:
+    """Return a token as an FTS5 string: quoted, its quotes doubled."""
+    return '"' + token.replace('"', '""') + '"'
+
+
+def live_filter(
+    types: Iterable[MemoryType | str] | None, project: str | None, now: datetime
+) -> tuple[str, list[object]]:
+    """Return the SQL condition (and its parameters) a memory must meet to be returned."""
+    where, params = _kinds(types)
+    states = sorted(state.value for state in SEARCHABLE_STATES)
+    where += f" AND m.state IN ({', '.join('?' * len(states))}) AND {_UNEXPIRED}"
+    params += [*states, _micros(now)]
+    if project is not None:
+        where += f" AND {_SEEN_FROM}"
+        params += _seen_from(project)
+    return where, params
+
+
+def _kinds(types: Iterable[MemoryType | str] | None) -> tuple[str, list[object]]:
+    kinds = [spec_for(t).type.value for t in types] if types else [s.type.value for s in STORES]
+    return f"m.type IN ({', '.join('?' * len(kinds))})", list(kinds)
+
+
+def _seen_from(project: str) -> list[object]:
+    return [project, int("/" not in project), os.path.basename(project)]
+
+
+def _select(
+    home: Home,
+    where: str,
+    params: list[object],
+    on_unusable: Callable[[StoreError], None] | None = None,
+) -> list[Record]:
+    """Return the memories meeting ``where``, newest first."""
+    connection = index.fresh(_home(home), on_unusable)
+    try:
+        rows = connection.execute(
+            "SELECT d.doc FROM memories AS m JOIN docs AS d ON d.rowid = m.rowid "  # noqa: S608 - our own condition, values bound
+            f"WHERE {where} ORDER BY m.last_seen_us DESC, m.rowid",
+            params,
+        ).fetchall()
+    finally:
+        connection.close()
+    return [r for r in (_record(json.loads(doc)) for (doc,) in rows) if r is not None]
+
+
+def _record(doc: dict[str, Any]) -> Record | None:
+    """Return a stored entry as a Record; None for one whose type names no store."""
+    try:
+        return Record(doc)
+    except (ValueError, KeyError):  # a hand edit: doctor says what is wrong with it
+        return None
+
+
+def _docs(connection: sqlite3.Connection, rowids: list[int]) -> dict[int, dict[str, Any]]:
+    """Return the stored JSON of the memories ranked high enough to be handed back."""
+    if not rowids:
+        return {}
+    marks = ", ".join("?" * len(rowids))
+    sql = f"SELECT rowid, doc FROM docs WHERE rowid IN ({marks})"  # noqa: S608 - placeholders only
+    return {rowid: json.loads(doc) for rowid, doc in connection.execute(sql, rowids)}
+
+
+def _home(home: Home) -> str | os.PathLike[str] | Path:
+    return home if home is not None else memory_home()
+
+
+def _micros(moment: datetime) -> int:
+    return int(moment.timestamp() * 1_000_000)
+
+
+def _moment(micros: int) -> datetime:
+    return datetime.fromtimestamp(micros / 1e6, timezone.utc)
