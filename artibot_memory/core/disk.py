@@ -167,6 +167,24 @@ def write_document(path: str | os.PathLike[str], data: bytes) -> bytes:
     return checked
 
 
+def write_matrix(path: str | os.PathLike[str], head: bytes, body: bytes) -> bytes:
+    """Write a derived binary file atomically: ``magic``, the JSON ``head`` checked whole, ``body``.
+
+    For the vector layer's ``vectors.bin`` (:mod:`artibot_memory.recall.vectors`): ``head``
+    is a JSON document (ids and text hashes, never a text), checked by
+    :func:`checked_document` like any document; ``body`` is numbers computed from texts of
+    the stores, which this module wrote (and so checked), written as they are. The layout:
+    the 8 bytes ``MATRIX_MAGIC``, the head's length (8 bytes, little-endian), the head, the
+    body. Returns the head as written.
+    """
+    checked = checked_document(head)
+    write_bytes(path, MATRIX_MAGIC + len(checked).to_bytes(8, "little") + checked + body)
+    return checked
+
+
+MATRIX_MAGIC = b"ABMVEC1\n"
+
+
 def connect_sqlite(path: str | os.PathLike[str], busy_timeout_ms: int) -> sqlite3.Connection:
     """Open (creating it private) the SQLite database at ``path``, in WAL mode.
 
