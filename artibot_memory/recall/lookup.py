@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 
 from artibot_memory.core.paths import memory_home
+from artibot_memory.recall import vectors
 from artibot_memory.recall.scoring import B, KeywordIndex, ScoreParts, frequency, recency, relevance
 from artibot_memory.store import index
 from artibot_memory.store.record import Record
@@ -107,12 +108,18 @@ def ranked(
     query_tokens = search_tokens(query)
     if not query_tokens:
         return []
-    connection = index.fresh(_home(home))
+    folder = _home(home)
+    connection = index.fresh(folder)
     try:
-        keywords = _IndexedKeywords(connection, *live_filter(types, project, now))
+        live = live_filter(types, project, now)
+        keywords = _IndexedKeywords(connection, *live)
         keywords.preselect(query_tokens)
+        found = keywords.scores(query_tokens)
+        # The optional vector layer: blends semantic similarity into the keyword part and
+        # may add near neighbours; keyword-only without the extra.
+        found = vectors.fuse(connection, folder, query, found, keywords.rows, *live)
         scored = []
-        for rowid, keyword in keywords.scores(query_tokens).items():
+        for rowid, keyword in found.items():
             seen_us, uses = keywords.rows[rowid]
             seen = now if seen_us is None else _moment(seen_us)
             scored.append((rowid, score_parts(keyword, seen, uses, now), seen))
