@@ -57,6 +57,7 @@ from artibot_memory.core.errors import (
     UnsafeStoreError,
 )
 from artibot_memory.core.paths import is_inside, memory_home
+from artibot_memory.recall import vectors
 from artibot_memory.store import envelope, index
 from artibot_memory.store.files import make_private, move_aside
 from artibot_memory.store.jsonfile import Store, encode_entries, parse_store_bytes
@@ -150,7 +151,7 @@ def diagnose(
     """
     home = home if home is not None else memory_home(create=False)
     checks = [check_store(Store(spec, home)) for spec in STORES]
-    home_checks = [check_journal(home), check_links(home), check_modes(home)]
+    home_checks = [check_journal(home), check_links(home), check_modes(home), check_search(home)]
     return [*checks, *home_checks, *check_venvs(plugin_data)]
 
 
@@ -274,6 +275,16 @@ def outward_links(home: Path) -> list[Path]:
             p for p in links if p.is_symlink() and p not in own_checks and not is_inside(p, home)
         ]
     return sorted(found)
+
+
+def check_search(home: Path) -> StoreHealth:
+    """Say which search is active: keyword-only, or keyword + vectors (the ``vectors`` extra)."""
+    why = ""
+    if not vectors.installed():
+        why = " (pip install 'artibot-memory[vectors]' adds vectors)"
+    elif not vectors.enabled():
+        why = f" (vectors turned off by {vectors.ENV})"
+    return StoreHealth("search", home, OK, f"mode: {vectors.mode()}{why}")
 
 
 def check_modes(home: Path) -> StoreHealth:

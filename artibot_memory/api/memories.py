@@ -28,6 +28,7 @@ from artibot_memory.core.paths import memory_home
 from artibot_memory.core.project import project_of, same_project
 from artibot_memory.core.redact import redact, redact_value
 from artibot_memory.recall.startcache import drop_caches
+from artibot_memory.recall.vectors import remove as remove_vectors
 from artibot_memory.store.index import remove as remove_index
 from artibot_memory.store.jsonfile import Store, change_each_store, group_by_store
 from artibot_memory.store.merge import join, new_evidence
@@ -245,7 +246,7 @@ def _matches(memory: Memory, memory_id: str | None, key: str | None) -> bool:
 
 
 def _erase_traces(gone: Sequence[Memory], home: Path) -> None:
-    """Remove what the journal, set-aside copies, start caches and the index hold of ``gone``."""
+    """Remove what the journal, set-aside copies, caches, index and vectors hold of ``gone``."""
     journal.drop_lines(journal_matcher(gone), home)
     needles = [
         spelling.encode("utf-8")
@@ -257,6 +258,7 @@ def _erase_traces(gone: Sequence[Memory], home: Path) -> None:
             copy.unlink(missing_ok=True)
     drop_caches(home)
     remove_index(home)
+    remove_vectors(home)  # derived from the texts too: the forgotten one's vector goes with it
 
 
 def _set_aside_copies(home: Path) -> list[Path]:
