@@ -39,13 +39,24 @@ from pathlib import Path
 
 import agentset
 import common
-from quality import BM25, Tally, ask, frozen, import_memories, text_map, whitespace
+from quality import (
+    BM25,
+    VECTORS_SKIPPED,
+    Latency,
+    Tally,
+    frozen,
+    import_memories,
+    text_map,
+    vectors_installed,
+    whitespace,
+)
 
 SECTION = "agent_retrieval"
 TITLE = "Coding-agent retrieval set, product vs plain BM25 (benchmarks/agent_retrieval.py)"
 TOP = 10
 SMOKE_EVERY = 5  # --smoke asks every 5th query of the first seed
-RANKERS = ("product", "BM25")
+VECTORS = "product + vectors"  # the optional vector layer; skipped when its extra is missing
+RANKERS = ("product", VECTORS, "BM25")
 # Queries whose answer is in no memory: scored on "came back empty", not on ranks.
 NEGATIVE_CATEGORIES = frozenset({"unanswerable", "near-miss"})
 
@@ -133,6 +144,7 @@ class SeedResult:
     expired: int
     unmapped: int
     misses: dict[str, list[str]]
+    latency: Latency
 
 
 def run_seed(seed: str, every: int = 1) -> SeedResult:
@@ -148,14 +160,18 @@ def run_seed(seed: str, every: int = 1) -> SeedResult:
     scores: dict[str, dict[str, Scores]] = {r: defaultdict(Scores) for r in RANKERS}
     misses: dict[str, list[str]] = {r: [] for r in RANKERS}
     unmapped = 0
+    latency = Latency()
+    with_vectors = vectors_installed()
     with tempfile.TemporaryDirectory(prefix="artibot-agentset-") as tmp, frozen(agent_set.now):
         home = Path(tmp)
         imported, expired = import_memories(home, agent_set.records())
         for query in asked:
             ranked = {
-                "product": ask(home, query.text, by_text),
+                "product": latency.timed(home, query.text, by_text, with_vectors=False),
                 "BM25": [{refs[i]} for i in index.rank(whitespace(query.text))[:TOP]],
             }
+            if with_vectors:
+                ranked[VECTORS] = latency.timed(home, query.text, by_text, with_vectors=True)
             unmapped += sum(1 for ids in ranked["product"] for ref in ids if ref.startswith("?"))
             langs = {
                 by_ref[r].lang for r, g in query.relevant.items() if g >= agentset.GRADE_ANSWER
@@ -166,7 +182,7 @@ def run_seed(seed: str, every: int = 1) -> SeedResult:
                 miss = describe_miss(query, result, by_ref)
                 if miss:
                     misses[ranker].append(miss)
-    return SeedResult(agent_set, asked, scores, imported, expired, unmapped, misses)
+    return SeedResult(agent_set, asked, scores, imported, expired, unmapped, misses, latency)
 
 
 def describe_miss(query: agentset.Query, ranked: Ranked, by_ref: dict[str, agentset.Memory]) -> str:
@@ -229,10 +245,18 @@ def seed_report(result: SeedResult, smoke: bool) -> list[str]:  # noqa: FBT001 -
     ]
 
 
+def skipped(ranker: str) -> bool:
+    """Whether ``ranker`` was not run: the vector row without the ``vectors`` extra."""
+    return ranker == VECTORS and not vectors_installed()
+
+
 def overall_table(result: SeedResult) -> str:
     rows = []
     for ranker in RANKERS:
         s = result.scores[ranker]["all"]
+        if skipped(ranker):
+            rows.append([ranker, VECTORS_SKIPPED, "", "", "", ""])
+            continue
         rows.append(
             [
                 ranker,
@@ -261,7 +285,9 @@ def category_table(result: SeedResult) -> str:
         row = [category, str(sum(q.category == category for q in result.asked))]
         for ranker in RANKERS:
             s = result.scores[ranker][group]
-            if category in NEGATIVE_CATEGORIES:
+            if skipped(ranker):
+                row.append(VECTORS_SKIPPED)
+            elif category in NEGATIVE_CATEGORIES:
                 row.append(s.empty_share() + " empty")
             else:
                 row.append(f"{f3(s.recall5())} / {f3(s.mean_ndcg())} / {f3(s.mrr())}")
@@ -280,7 +306,11 @@ def language_table(result: SeedResult) -> str:
         row = [name, str(s0.answerable)]
         for ranker in RANKERS:
             s = result.scores[ranker][group]
-            row.append(f"{f3(s.recall5())} / {f3(s.mean_ndcg())} / {f3(s.mrr())}")
+            row.append(
+                VECTORS_SKIPPED
+                if skipped(ranker)
+                else f"{f3(s.recall5())} / {f3(s.mean_ndcg())} / {f3(s.mrr())}"
+            )
         rows.append(row)
     return common.table(
         ["queries", "answerable", *(f"{r}: R@5 / nDCG / MRR" for r in RANKERS)], rows
@@ -303,6 +333,9 @@ def summary_lines(results: list[SeedResult]) -> list[str]:
     for r in results:
         for ranker in RANKERS:
             s = r.scores[ranker]
+            if skipped(ranker):
+                rows.append([r.agent_set.seed, ranker, VECTORS_SKIPPED, "", "", "", "", ""])
+                continue
             rows.append(
                 [
                     r.agent_set.seed,
@@ -336,6 +369,7 @@ def summary_lines(results: list[SeedResult]) -> list[str]:
         lines.append(
             f"- `{r.agent_set.seed}`: the product's weakest categories (recall@5): {weakest}."
         )
+        lines.append(f"- `{r.agent_set.seed}`: {r.latency.line()}")
     return [*lines, ""]
 
 
