@@ -218,3 +218,19 @@ def test_search_finds_a_compound_however_it_is_spaced() -> None:
     spaced = memories.save("context", "환경 변수 파일은 .env.local로 복사해서 쓴다")
     assert found("배포 스크립트 어디 있어?") == [joined.id]
     assert found("환경변수 파일 어떻게 만들어?") == [spaced.id]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("태스크 어떻게 해결했지?", ["태스크", "해결"]),  # 했지: a past question ending
+        ("약어 써도 돼?", ["약어"]),  # 쓰다 is "use": a stopword in English too
+        ("대시보드 주소 알려줘", ["대시보드", "주소"]),  # 알려줘 is "tell me"
+        ("린트 뭘로 돌려?", ["린트", "돌려"]),
+        ("tailwind 안 쓰기로 한 이유", ["tailwind"]),  # 이유 asks why, like 왜
+    ],
+)
+def test_korean_question_words_that_name_no_topic_are_dropped(
+    text: str, expected: list[str]
+) -> None:
+    assert tokenize(text) == expected

@@ -60,8 +60,9 @@ if TYPE_CHECKING:
     Entry = tuple[dict[str, Any], str]  # an entry parsed, and its JSON text as stored
 
 INDEX_NAME = "index.sqlite"
-# 2: the JSON apart (docs), a vocabulary of the terms (terms_vocab); 3: created_us (stats)
-INDEX_VERSION = 3
+# 2: the JSON apart (docs), a vocabulary of the terms (terms_vocab); 3: created_us (stats);
+# 4: Korean question words as stopwords (the stored tokens changed)
+INDEX_VERSION = 4
 BUSY_TIMEOUT_MS = 5_000
 BATCH = 1_000  # entries parsed and written at a time when a store is read in
 # The characters our tokens hold besides letters and digits (file names, versions): FTS5
