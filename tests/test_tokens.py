@@ -8,7 +8,14 @@ from artibot_memory.api import memories
 from artibot_memory.recall.search import search
 from artibot_memory.text.stemmer import porter_stem
 from artibot_memory.text.tags import auto_tags
-from artibot_memory.text.tokens import normalize_text, search_tokens, tokenize
+from artibot_memory.text.tokens import (
+    KEY_WEIGHT,
+    TAG_WEIGHT,
+    memory_tokens,
+    normalize_text,
+    search_tokens,
+    tokenize,
+)
 
 
 def meets(a: str, b: str) -> bool:
@@ -234,3 +241,9 @@ def test_korean_question_words_that_name_no_topic_are_dropped(
     text: str, expected: list[str]
 ) -> None:
     assert tokenize(text) == expected
+
+
+def test_a_memory_counts_its_key_once_and_its_tags_twice() -> None:
+    found = memory_tokens("Use pnpm", "package-manager", ["js"])
+    assert found.count("packag") == KEY_WEIGHT == 1
+    assert found.count("js") == TAG_WEIGHT == 2
