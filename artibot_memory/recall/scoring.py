@@ -20,7 +20,8 @@ memory holds: when even the best memory covers less than ``MIN_COVERAGE`` of it 
 about anything stored (a question about Kubernetes matching only "deployment" and "configuration"
 returns nothing) and when a memory covers less than ``MIN_DOC_COVERAGE`` it is noise. A number no
 memory holds is left out of the query: dates and versions qualify a question more often than they
-name its topic. ``benchmarks/retrieval_quality.py --sweep`` shows what MIN_COVERAGE trades.
+name its topic. ``benchmarks/retrieval_quality.py --sweep`` shows what MIN_COVERAGE trades;
+docs/RANKING.md gives every constant with what it was measured against.
 
 >>> index = KeywordIndex([["pnpm", "instal"], ["pytest", "fail", "import"], ["pnpm", "lock"]])
 >>> list(index.scores(["pytest", "import"]))
