@@ -128,8 +128,8 @@ def ranked(
         docs = _docs(connection, [rowid for rowid, _, _ in top])
     finally:
         connection.close()
-    found = [(_record(docs[rowid]), parts) for rowid, parts, _ in top]
-    return [Hit(record, parts) for record, parts in found if record is not None]
+    kept = [(_record(docs[rowid]), parts) for rowid, parts, _ in top]
+    return [Hit(record, parts) for record, parts in kept if record is not None]
 
 
 def live(
