@@ -42,6 +42,7 @@ SECTION_ORDER = (
     "preference_detection",
     "redaction",
     "agent_retrieval",
+    "cli_latency",
 )
 RESULTS_HEADER = """# Benchmark results
 

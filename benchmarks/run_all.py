@@ -33,6 +33,7 @@ FULL = {
     "preference_detection": [],
     "redaction": [],
     "agent_retrieval": [],
+    "cli_latency": [],
 }
 # Each at its smallest, with --no-write where the benchmark writes RESULTS.md.
 SMOKE = {
@@ -46,6 +47,7 @@ SMOKE = {
     "preference_detection": ["--no-write"],
     "redaction": ["--seeds", "1,2", "--no-write"],
     "agent_retrieval": ["--smoke", "--no-write"],
+    "cli_latency": ["--runs", "2", "--warmup", "0", "--no-write"],
 }
 QUICK = {
     "hook_latency": ["--runs", "5", "--warmup", "1"],
@@ -56,6 +58,7 @@ QUICK = {
     "preference_detection": [],
     "redaction": ["--seeds", "1,2,3"],
     "agent_retrieval": [],
+    "cli_latency": ["--runs", "5", "--warmup", "1"],
 }
 
 
