@@ -14,7 +14,6 @@ what any CLI of this shape imports before it does anything.
 """
 
 # Report prose makes long lines; fine here.
-# ruff: noqa: E501
 
 from __future__ import annotations
 
