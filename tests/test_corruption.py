@@ -272,6 +272,7 @@ def test_captured_commands_survive_a_broken_store_and_arrive_after_repair(
     payloads = dict(hook_payloads(tmp_path))
     assert is_hook_contract(run_hook_process("PostToolUse", payloads["PostToolUse"]))
     assert is_hook_contract(run_hook_process("SessionStart", payloads["SessionStart"]))
+    wait_for_workers(memory_home)  # SessionStart's worker tried the ingest, and kept its take
     assert list(memory_home.glob("journal.*.ingesting"))
     assert doctor.repair()
     ingest_after_the_retry_delay()

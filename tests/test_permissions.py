@@ -226,6 +226,7 @@ def test_hooks_refuse_a_store_symlinked_out_of_the_home(
     base = {"session_id": "s1", "cwd": CWD, "transcript_path": str(transcript(tmp_path))}
     for event, payload in events:
         hook_process(event, {**base, **payload})
+    wait_for_workers(memory_home)  # SessionStart's worker ingests and prunes
     assert untouched(target)
     assert "UnsafeStoreError" in (memory_home / "logs" / "hooks.log").read_text()
 
