@@ -64,25 +64,23 @@ def on_session_start(payload: Payload) -> Payload | None:
     return session_start_output(rendered.text)
 
 
-def ingest() -> IngestReport:
+def ingest(*, then_prune: bool = False) -> IngestReport:
     """Drain the journal into the stores, handling deferred prompts and session ends.
 
-    Projects whose session ended (or was checkpointed before a compaction) get their
-    SessionStart context rendered afresh, so the next session there starts on the fast path.
+    With ``then_prune``, prune after it: what a SessionStart served from the index leaves to
+    its worker. Projects whose session ended (or was checkpointed before a compaction) or
+    started get their SessionStart context rendered afresh once the stores are written (the
+    access counts a start journaled change them), so the next session there starts on the
+    fast path.
     """
     report = ingest_journal(on_deferred=process_deferred)
-    ended = {project_of(_text(r, "cwd")) for r in report.deferred if r.get("event") in SUMMARIES}
-    for project in ended:
+    if then_prune:
+        pruned = prune(lock_timeout=START_LOCK_TIMEOUT)
+        for problem in pruned.unusable:
+            write_log(f"SessionStart: prune: {problem}")
+    touched = {project_of(_text(r, "cwd")) for r in report.deferred if r.get("event") in REFRESHED}
+    for project in touched:
         refresh_start_cache(project)
-    return report
-
-
-def ingest_and_prune() -> IngestReport:
-    """Do what a SessionStart served from the index left to its worker: ingest, then prune."""
-    report = ingest()
-    pruned = prune(lock_timeout=START_LOCK_TIMEOUT)
-    for problem in pruned.unusable:
-        write_log(f"SessionStart: prune: {problem}")
     return report
 
 
@@ -213,6 +211,7 @@ def _summarised_lines(key: str) -> int:
     return 0
 
 
+REFRESHED = frozenset({"SessionStart", "SessionEnd", "PreCompact"})  # their project's cache
 SUMMARIES: dict[str, Callable[[Payload], None]] = {
     "SessionEnd": on_session_end,
     "PreCompact": on_pre_compact,

@@ -20,6 +20,7 @@ from artibot_memory.core import clock
 from artibot_memory.recall import lookup
 from artibot_memory.recall.context import render_context
 from artibot_memory.recall.search import candidates
+from artibot_memory.recall.startcache import serve_cached_start
 from artibot_memory.store import index
 from artibot_memory.store.model import Memory, MemoryType
 from artibot_memory.store.record import DEFAULTS, FIELDS, Record
@@ -202,6 +203,13 @@ sys.stderr.write(repr(started))
     assert output["hookSpecificOutput"]["additionalContext"] == expected
     journaled = (memory_home / "journal.jsonl").read_text()
     assert '"event":"Accessed"' in journaled  # what it showed counts, at the worker's ingest
+    # The worker counts them (the stores change) and renders the cache again, so the next
+    # start is served from it.
+    assert main(["ingest", "--prune"]) == 0
+    served, again = serve_cached_start({"cwd": PROJECT})
+    assert served
+    assert again is not None
+    assert again["hookSpecificOutput"]["additionalContext"] == render_context(PROJECT).text
 
 
 def test_ingest_prune_is_what_the_start_worker_runs(capsys: pytest.CaptureFixture[str]) -> None:

@@ -156,10 +156,10 @@ def _prune_data(plan: PruneReport, *, done: bool) -> dict[str, Any]:
 def cmd_ingest(args: argparse.Namespace) -> Output:
     """``ingest [--prune]``: drain the capture journal into the stores (the hooks' worker)."""
     from artibot_memory.capture.hooklog import log_failure  # noqa: PLC0415
-    from artibot_memory.lifecycle import ingest, ingest_and_prune  # noqa: PLC0415 - this verb only
+    from artibot_memory.lifecycle import ingest  # noqa: PLC0415 - only this verb needs it
 
     try:
-        report = ingest_and_prune() if args.prune else ingest()
+        report = ingest(then_prune=args.prune)
     except Exception as exc:
         # The SessionEnd worker runs detached with no stderr: the log is where it is seen.
         log_failure("ingest", exc)

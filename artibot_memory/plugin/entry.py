@@ -181,7 +181,9 @@ def _start_from_index(payload: dict[str, Any]) -> dict[str, Any] | None:
 
     The context is rendered from the index (standard library only: no pydantic to import,
     no store to load) and cached for the next start; the journal's ingest and the prune a
-    SessionStart owes go to a detached worker (``ingest --prune``), as a SessionEnd's do.
+    SessionStart owes go to a detached worker (``ingest --prune``), as a SessionEnd's do,
+    which renders the cache again once its writes (the access counts of what was shown,
+    at least) have changed the stores.
     Expired memories are never shown meanwhile: every read leaves them out.
     """
     from artibot_memory.core.project import project_of  # noqa: PLC0415
@@ -192,6 +194,7 @@ def _start_from_index(payload: dict[str, Any]) -> dict[str, Any] | None:
     cwd = payload.get("cwd")
     rendered = refresh_start_cache(project_of(cwd if isinstance(cwd, str) else None))
     note_shown(rendered.shown)
+    fast.defer("SessionStart", payload)  # the worker renders the cache again once it wrote
     fast.start_worker("ingest", "--prune")
     return session_start_output(rendered.text)
 
