@@ -53,7 +53,7 @@ STDLIB_ONLY = {
     "artibot_memory.cli.app",
     "artibot_memory.cli.reads",
     "artibot_memory.cli.render",
-    *(f"artibot_memory.recall.{n}" for n in "lookup search context scoring".split()),
+    *(f"artibot_memory.recall.{n}" for n in "lookup search context scoring vectors".split()),
     "artibot_memory.store.index",
     "artibot_memory.store.record",
     *(
@@ -79,6 +79,9 @@ ALLOWED_BEYOND_STDLIB = {
     ("artibot_memory.cli.reads", "artibot_memory.api.memories"),
     ("artibot_memory.cli.reads", "artibot_memory.api.stats"),
     ("artibot_memory.cli.app", "artibot_memory.cli.verbs"),
+    # The vectors extra, imported only where vectors are on (pip install '.[vectors]').
+    ("artibot_memory.recall.vectors", "numpy"),
+    ("artibot_memory.recall.vectors", "tokenizers"),
     ("artibot_memory.capture.transcript", "orjson"),
     ("artibot_memory.core.paths", "platformdirs"),
 }
