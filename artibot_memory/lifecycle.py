@@ -24,13 +24,19 @@ from artibot_memory.api import memories
 from artibot_memory.api.ingest import IngestReport, Record, ingest_journal, refine_errors
 from artibot_memory.api.prune import prune
 from artibot_memory.capture.hooklog import log_failure, write_log
-from artibot_memory.capture.prompts import Detected, detect_preferences, slash_command
+from artibot_memory.capture.prompts import (
+    MACHINE_PROMPTS,
+    Detected,
+    detect_preferences,
+    slash_command,
+)
 from artibot_memory.capture.summary import render_summary
 from artibot_memory.capture.transcript import read_transcript
 from artibot_memory.core.errors import StoreError
 from artibot_memory.core.project import project_of
 from artibot_memory.core.redact import redact
 from artibot_memory.recall.context import note_shown, refresh_start_cache
+from artibot_memory.recall.prompt_recall import note_session_start, prompt_output
 from artibot_memory.recall.startcache import session_start_output
 from artibot_memory.store.model import MemoryType, Scope, Source, State
 from artibot_memory.text.tokens import normalize_text
@@ -61,6 +67,7 @@ def on_session_start(payload: Payload) -> Payload | None:
         write_log(f"SessionStart: prune: {problem}")
     rendered = refresh_start_cache(project_of(_text(payload, "cwd")))
     note_shown(rendered.shown)
+    note_session_start(payload, [memory.id for memory in rendered.shown])
     return session_start_output(rendered.text)
 
 
@@ -91,11 +98,20 @@ def process_deferred(record: Record) -> None:
         handler(record)
 
 
-MACHINE_PROMPTS = frozenset({"system", "loop_wakeup", "schedule_wakeup", "poll_event"})
 CONFIDENCE = {"asked to remember": 0.9, "stated as a rule": 0.8, "a project fact": 0.8}
 
 
-def on_user_prompt(payload: Payload) -> None:
+def on_user_prompt(payload: Payload) -> Payload | None:
+    """Keep what the prompt states (:func:`keep_prompt`), then recall what it asks about.
+
+    The recall is :func:`artibot_memory.recall.prompt_recall.prompt_output`, the one the
+    fast path returns for a prompt with nothing to keep.
+    """
+    keep_prompt(payload)
+    return prompt_output(payload)
+
+
+def keep_prompt(payload: Payload) -> None:
     """Count a slash command; keep what the prompt states: preferences and project facts.
 
     Detection reads the redacted prompt, so a sentence that held a secret is left out
@@ -216,13 +232,15 @@ SUMMARIES: dict[str, Callable[[Payload], None]] = {
     "SessionEnd": on_session_end,
     "PreCompact": on_pre_compact,
 }
+# A deferred prompt is only kept: its session has long moved on, nothing is recalled.
 DEFERRED: dict[str, Callable[[Payload], None]] = {
-    "UserPromptSubmit": on_user_prompt,
+    "UserPromptSubmit": keep_prompt,
     **SUMMARIES,
 }
 HANDLERS: dict[str, Callable[[Payload], Payload | None]] = {
     "SessionStart": on_session_start,
     **DEFERRED,
+    "UserPromptSubmit": on_user_prompt,
 }
 
 

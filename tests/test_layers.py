@@ -53,7 +53,10 @@ STDLIB_ONLY = {
     "artibot_memory.cli.app",
     "artibot_memory.cli.reads",
     "artibot_memory.cli.render",
-    *(f"artibot_memory.recall.{n}" for n in "lookup search context scoring vectors".split()),
+    *(
+        f"artibot_memory.recall.{n}"
+        for n in "lookup search context scoring vectors prompt_recall".split()
+    ),
     "artibot_memory.store.index",
     "artibot_memory.store.record",
     *(

@@ -317,6 +317,10 @@ class Detected:
     why: str
 
 
+# Prompts Claude Code wrote itself (UserPromptSubmit ``source``): not the user's words.
+MACHINE_PROMPTS = frozenset({"system", "loop_wakeup", "schedule_wakeup", "poll_event"})
+
+
 def slash_command(prompt: str) -> str | None:
     """Return the slash command a prompt starts with (``/compact``), or None.
 

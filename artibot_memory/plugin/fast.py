@@ -67,8 +67,10 @@ def route(event: str, payload: dict[str, Any]) -> tuple[bool, dict[str, Any] | N
     - PostToolUse / PostToolUseFailure: always here (:func:`handle`).
     - SessionStart: served from the context cache when it is still exact
       (:mod:`artibot_memory.recall.startcache`); otherwise the full path renders it.
-    - UserPromptSubmit: most prompts hold nothing to keep and end here; a slash command
-      is journaled; only a stated preference goes on to be saved by the full path.
+    - UserPromptSubmit: most prompts hold nothing to keep and end here, with what they
+      clearly ask about recalled (:mod:`artibot_memory.recall.prompt_recall`); a slash
+      command is journaled; only a stated preference goes on to be saved (and the recall
+      made) by the full path.
     - SessionEnd: journaled, and a detached worker stores the session (Claude Code
       cancels SessionEnd hooks after 1.5 s; the worker outlives it).
     - PreCompact: the same, a checkpoint of the session so far (the compaction waits
@@ -94,10 +96,12 @@ def _on_prompt(payload: dict[str, Any]) -> tuple[bool, dict[str, Any] | None]:
 
     prompt = _text(payload, "prompt") or ""
     if detect_preferences(prompt):
-        return False, None
+        return False, None  # the full path keeps it, then recalls as below
     if slash_command(prompt):
         defer("UserPromptSubmit", payload)
-    return True, None
+    from artibot_memory.recall.prompt_recall import prompt_output  # noqa: PLC0415 - prompts only
+
+    return True, prompt_output(payload)
 
 
 def entry_script() -> str:
