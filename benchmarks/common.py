@@ -43,6 +43,7 @@ SECTION_ORDER = (
     "redaction",
     "agent_retrieval",
     "cli_latency",
+    "prompt_recall",
 )
 RESULTS_HEADER = """# Benchmark results
 

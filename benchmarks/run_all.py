@@ -34,6 +34,7 @@ FULL = {
     "redaction": [],
     "agent_retrieval": [],
     "cli_latency": [],
+    "prompt_recall": [],
 }
 # Each at its smallest, with --no-write where the benchmark writes RESULTS.md.
 SMOKE = {
@@ -48,6 +49,7 @@ SMOKE = {
     "redaction": ["--seeds", "1,2", "--no-write"],
     "agent_retrieval": ["--smoke", "--no-write"],
     "cli_latency": ["--runs", "2", "--warmup", "0", "--no-write"],
+    "prompt_recall": ["--smoke", "--no-write"],
 }
 QUICK = {
     "hook_latency": ["--runs", "5", "--warmup", "1"],
@@ -59,6 +61,7 @@ QUICK = {
     "redaction": ["--seeds", "1,2,3"],
     "agent_retrieval": [],
     "cli_latency": ["--runs", "5", "--warmup", "1"],
+    "prompt_recall": ["--runs", "5", "--warmup", "1"],
 }
 
 

@@ -99,11 +99,14 @@ def ranked(
     project: str | None = None,
     home: Home = None,
     limit: int = 10,
+    held_only: bool = False,
 ) -> list[Hit]:
     """Rank the live memories of the index against ``query``; the first ``limit``, best first.
 
     What :func:`rank` gives over :func:`live`, with no store loaded. Raises
     ``sqlite3.Error`` where the index cannot be used (an SQLite without FTS5).
+    ``held_only``: leave out every query word no such memory holds (a prompt's chatter),
+    not only numbers; the caller then judges how much of its text matched.
     """
     query_tokens = search_tokens(query)
     if not query_tokens:
@@ -113,6 +116,7 @@ def ranked(
     try:
         live = live_filter(types, project, now)
         keywords = _IndexedKeywords(connection, *live)
+        keywords.held_only = held_only
         keywords.preselect(query_tokens)
         found = keywords.scores(query_tokens)
         # The optional vector layer: blends semantic similarity into the keyword part and

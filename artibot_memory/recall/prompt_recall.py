@@ -60,7 +60,7 @@ CANDIDATES = 8
 MIN_KEYWORD = 0.55  # the BM25 part (0..1, absolute: a full match of an average memory ~0.86)
 MIN_SHARED = 2  # distinct prompt words the memory holds ...
 MIN_SHARE = 0.4  # ... and their share of the prompt's distinct words
-NEAR_BEST = 0.8  # a second or third item scores at least this share of the best one
+NEAR_BEST = 0.7  # a second or third item scores at least this share of the best one
 ITEM_CHARS = 600
 MIN_USEFUL_CHARS = 120
 RECALL_TYPES = (MemoryType.CONTEXT, MemoryType.ERROR)
@@ -132,7 +132,13 @@ def choose(
     """Return the memories to inject for ``query`` (best first), none already shown."""
     project = project_of(cwd)
     hits = lookup.ranked(
-        query, now=now, types=RECALL_TYPES, project=project, home=home, limit=CANDIDATES
+        query,
+        now=now,
+        types=RECALL_TYPES,
+        project=project,
+        home=home,
+        limit=CANDIDATES,
+        held_only=True,
     )
     seen = shown_ids(home, session) if session else set()
     kept = [

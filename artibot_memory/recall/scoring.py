@@ -98,6 +98,9 @@ class KeywordIndex:
 
     def __init__(self, documents: Sequence[Sequence[str]], *, k1: float = K1, b: float = B) -> None:
         self.size = len(documents)
+        self.held_only = (
+            False  # True: a query word no document holds is left out, not only a number
+        )
         self._documents = documents
         self._k1 = k1
         self._postings: dict[str, dict[int, int]] = {}
@@ -204,7 +207,7 @@ class KeywordIndex:
         A date or version in a question usually qualifies it rather than names its topic.
         """
         unique = dict.fromkeys(query_tokens)
-        kept = [t for t in unique if not (t.isdigit() and not self.holders(t))]
+        kept = [t for t in unique if not ((self.held_only or t.isdigit()) and not self.holders(t))]
         return sorted(((t, self.idf(t)) for t in kept), key=lambda term: -term[1])
 
     def _accumulate(
