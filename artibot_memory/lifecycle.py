@@ -102,13 +102,15 @@ CONFIDENCE = {"asked to remember": 0.9, "stated as a rule": 0.8, "a project fact
 
 
 def on_user_prompt(payload: Payload) -> Payload | None:
-    """Keep what the prompt states (:func:`keep_prompt`), then recall what it asks about.
+    """Recall what the prompt asks about, then keep what it states (:func:`keep_prompt`).
 
     The recall is :func:`artibot_memory.recall.prompt_recall.prompt_output`, the one the
-    fast path returns for a prompt with nothing to keep.
+    fast path returns for a prompt with nothing to keep; made first, so a prompt is never
+    handed back the fact it has just stated.
     """
+    output = prompt_output(payload)
     keep_prompt(payload)
-    return prompt_output(payload)
+    return output
 
 
 def keep_prompt(payload: Payload) -> None:
