@@ -36,7 +36,8 @@ from artibot_memory.core.errors import StoreError
 from artibot_memory.core.project import project_of
 from artibot_memory.core.redact import redact
 from artibot_memory.recall.context import note_shown, refresh_start_cache
-from artibot_memory.recall.prompt_recall import note_session_start, prompt_output
+from artibot_memory.recall.prompt_recall import prompt_output
+from artibot_memory.recall.shown import note_session_start
 from artibot_memory.recall.startcache import session_start_output
 from artibot_memory.store.model import MemoryType, Scope, Source, State
 from artibot_memory.text.tokens import normalize_text

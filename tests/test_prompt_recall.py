@@ -16,7 +16,7 @@ from artibot_memory import lifecycle
 from artibot_memory.api import memories
 from artibot_memory.capture import journal
 from artibot_memory.plugin import fast
-from artibot_memory.recall import prompt_recall
+from artibot_memory.recall import prompt_recall, shown
 from artibot_memory.store.model import Memory
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -118,12 +118,10 @@ def test_at_most_three_items_in_1500_characters() -> None:
 
 def test_what_session_start_showed_is_not_shown_again() -> None:
     saved = seed()
-    prompt_recall.note_session_start(
-        {"session_id": "s1", "source": "startup"}, [saved["decision"].id]
-    )
+    shown.note_session_start({"session_id": "s1", "source": "startup"}, [saved["decision"].id])
     assert saved["decision"].id not in ask(DEPLOY)
     # after a compaction the conversation no longer holds it: it may come back
-    prompt_recall.note_session_start({"session_id": "s1", "source": "compact"}, [])
+    shown.note_session_start({"session_id": "s1", "source": "compact"}, [])
     assert saved["decision"].id in ask(DEPLOY)
 
 
@@ -147,13 +145,13 @@ def test_a_secret_in_the_prompt_is_written_nowhere(memory_home: Path) -> None:
 def test_old_sessions_are_cleaned_up(memory_home: Path) -> None:
     seed()
     with freeze_time("2026-04-01T00:00:00Z"):
-        prompt_recall.remember_shown(str(memory_home), "old", ["x"])
-    for n in range(prompt_recall.MAX_SESSIONS + 5):
+        shown.remember_shown(str(memory_home), "old", ["x"])
+    for n in range(shown.MAX_SESSIONS + 5):
         with freeze_time(ASKED_AT):
-            prompt_recall.remember_shown(str(memory_home), f"s{n}", ["x"])
-    names = os.listdir(memory_home / prompt_recall.SESSIONS_DIR)
-    assert len(names) <= prompt_recall.MAX_SESSIONS
-    assert prompt_recall.shown_ids(str(memory_home), "old") == set()
+            shown.remember_shown(str(memory_home), f"s{n}", ["x"])
+    names = os.listdir(memory_home / shown.SESSIONS_DIR)
+    assert len(names) <= shown.MAX_SESSIONS
+    assert shown.shown_ids(str(memory_home), "old") == set()
 
 
 def test_the_fast_path_returns_the_recall() -> None:

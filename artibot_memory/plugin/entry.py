@@ -189,7 +189,7 @@ def _start_from_index(payload: dict[str, Any]) -> dict[str, Any] | None:
     from artibot_memory.core.project import project_of  # noqa: PLC0415
     from artibot_memory.plugin import fast  # noqa: PLC0415
     from artibot_memory.recall.context import note_shown, refresh_start_cache  # noqa: PLC0415
-    from artibot_memory.recall.prompt_recall import note_session_start  # noqa: PLC0415
+    from artibot_memory.recall.shown import note_session_start  # noqa: PLC0415
     from artibot_memory.recall.startcache import session_start_output  # noqa: PLC0415
 
     cwd = payload.get("cwd")

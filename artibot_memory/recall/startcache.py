@@ -185,7 +185,7 @@ def serve_cached_start(payload: dict[str, Any]) -> tuple[bool, dict[str, Any] | 
         return False, None
     text, ids = cached
     journal.note_access(ids)
-    from artibot_memory.recall.prompt_recall import note_session_start  # noqa: PLC0415
+    from artibot_memory.recall.shown import note_session_start  # noqa: PLC0415
 
     note_session_start(payload, ids)
     return True, session_start_output(text)
