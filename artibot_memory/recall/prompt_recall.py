@@ -203,9 +203,6 @@ def item_line(memory: Readable, limit: int) -> str:
     return stamp + quote(memory.text, max(limit - len(stamp), 20) - 2)
 
 
-# ---- what this session was shown
-
-
 def _text(payload: dict[str, Any], name: str) -> str | None:
     value = payload.get(name)
     return value if isinstance(value, str) and value else None
