@@ -1,8 +1,10 @@
-"""Every test gets its own empty memory home; hypothesis keeps its files outside the clone."""
+"""Every test gets its own empty memory home; hypothesis and bytecode stay outside the clone."""
 
 from __future__ import annotations
 
+import os
 import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -10,11 +12,16 @@ import pytest
 from e2e.harness import cache_root  # pytest puts tests/ on sys.path before importing this file
 from hypothesis.configuration import set_hypothesis_home_dir
 
+# Bytecode goes to the tests' cache folder too, for this process and the hooks and CLIs the
+# tests start: Claude Code copies a clone installed as a plugin whole, __pycache__ included
+# (tests/test_plugin_size.py). Set before the package below is imported.
+sys.pycache_prefix = os.environ.setdefault("PYTHONPYCACHEPREFIX", str(cache_root() / "pycache"))
+
 # Every module that builds a pydantic schema, imported before any test: the read path
 # imports the writers lazily, and a schema first built inside freeze_time would be built
 # for freezegun's FakeDatetime, which pydantic refuses (a test artefact, not a product one).
-import artibot_memory.cli.verbs
-import artibot_memory.lifecycle  # noqa: F401
+import artibot_memory.cli.verbs  # noqa: E402 - after the bytecode folder is set
+import artibot_memory.lifecycle  # noqa: E402, F401
 
 FIXTURES = Path(__file__).parent / "fixtures"
 

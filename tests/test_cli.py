@@ -3,6 +3,7 @@ from __future__ import annotations
 import argparse
 import io
 import json
+import os
 import re
 import subprocess
 import sys
@@ -182,7 +183,11 @@ def test_python_dash_m_runs_the_cli(memory_home: Path) -> None:
         capture_output=True,
         text=True,
         check=False,
-        env={"ARTIBOT_MEMORY_HOME": str(memory_home), "PATH": ""},
+        env={
+            "ARTIBOT_MEMORY_HOME": str(memory_home),
+            "PATH": "",
+            "PYTHONPYCACHEPREFIX": os.environ["PYTHONPYCACHEPREFIX"],  # tests/conftest.py
+        },
     )
     assert (done.returncode, done.stdout, done.stderr) == (0, "", "")
 
