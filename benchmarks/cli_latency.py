@@ -7,6 +7,9 @@ commands, 200 errors, 300 preferences, 2,000 contexts over 10 projects: benchmar
 The index is built once before the timed runs (the first read after a write catches up only
 the store that changed). Target (issue 12): ``search`` and ``context`` at most 4x the baseline.
 
+Every case runs keyword-only (``ARTIBOT_MEMORY_VECTORS=off``) except one search row, added
+when the vectors extra is installed, which loads the model as such a search does.
+
 Beside them, the import floor: ``python3 -c 'import argparse, dataclasses, json, re, sqlite3'``,
 what any CLI of this shape imports before it does anything.
 
@@ -33,6 +36,7 @@ TITLE = "CLI read latency at full caps (benchmarks/cli_latency.py)"
 TARGET = 4.0
 ENTRY = common.ROOT / "bin" / "artibot-memory"
 PROJECT = corpus.PROJECTS[0]
+VECTORS_ENV = "ARTIBOT_MEMORY_VECTORS"
 
 
 def printed_something(_home: Path, stdout: bytes) -> str:
@@ -55,6 +59,12 @@ def seed(root: Path, python: str, env: dict[str, str]) -> tuple[Path, str]:
     )
     first = listed.stdout.split(b'"id": "', 1)[1].split(b'"', 1)[0].decode()
     return home, first
+
+
+def vectors_installed() -> bool:
+    from artibot_memory.recall import vectors  # noqa: PLC0415
+
+    return vectors.installed()
 
 
 def cases(python: str, home: Path, memory_id: str) -> list[Case]:
@@ -85,6 +95,20 @@ def cases(python: str, home: Path, memory_id: str) -> list[Case]:
         verb(
             "search --json --all-projects", "search", "migration failed", "--all-projects", "--json"
         ),
+        *(
+            [
+                Case(
+                    "search, the vectors extra on (the process loads the model)",
+                    [python, str(ENTRY), "search", "deploy pipeline", "--project", PROJECT],
+                    home=home,
+                    persistent=True,
+                    check=printed_something,
+                    env={VECTORS_ENV: "on"},
+                )
+            ]
+            if vectors_installed()
+            else []
+        ),
         verb("context (a project's SessionStart text)", "context", "--project", PROJECT),
         verb("list (one project and global)", "list", "--project", PROJECT),
         verb("show ID", "show", memory_id),
@@ -98,7 +122,7 @@ def report(found: list[Case], python: str, runs: int) -> str:
     for case in found:
         median = common.median(case.walls)
         ratio = median / base
-        targeted = case.name.startswith(("search", "context"))
+        targeted = case.name.startswith(("search", "context")) and "vectors" not in case.name
         verdict = common.verdict(ratio <= TARGET) if targeted else "-"
         failed = f" ({case.failures} failed: {case.problems[0]})" if case.failures else ""
         rows.append(
@@ -134,6 +158,7 @@ def main(argv: list[str] | None = None) -> int:
         env.pop("PYTHONDONTWRITEBYTECODE", None)
         env.pop("CLAUDECODE", None)  # a person's read: nothing is counted as accessed
         env.pop("ARTIBOT_MEMORY_HOME", None)
+        env[VECTORS_ENV] = "off"  # keyword-only, as without the extra; one row turns them on
         print("seeding full stores ...", flush=True)
         home, memory_id = seed(root, python, env)
         found = cases(python, home, memory_id)

@@ -17,8 +17,9 @@ Each prompt is a fresh session (nothing shown before it). Clock frozen at the se
 
 Latency: the UserPromptSubmit hook process as hooks/hooks.json runs it, round-robin with
 ``python3 -c pass``: this branch on a matching prompt (it injects), on an unrelated prompt
-(a lookup, nothing injected), and the hook without recall (this repository's ``main``
-branch, exported with ``git archive``) on the matching prompt.
+(a lookup, nothing injected), and the hook without recall (:data:`BEFORE_RECALL`, the
+commit before per-prompt recall landed, exported with ``git archive``) on the matching
+prompt. Every case runs keyword-only (``ARTIBOT_MEMORY_VECTORS=off``), as the rule was tuned.
 
     python benchmarks/prompt_recall.py [--seeds tune,check] [--runs 20] [--show] [--smoke] [--no-write]
 """
@@ -48,6 +49,7 @@ import common
 from hook_latency import Case, Check, hook_argv, measure, prints_context
 from quality import frozen, import_memories, text_map
 
+BEFORE_RECALL = "a33d039"  # the last commit whose UserPromptSubmit hook recalls nothing
 SECTION = "prompt_recall"
 TITLE = "Per-prompt recall on UserPromptSubmit (benchmarks/prompt_recall.py)"
 RECALLED_TYPES = frozenset({"context", "error"})
@@ -282,10 +284,12 @@ def latency(runs: int, warmup: int) -> list[str]:
         home = root / "seed-home"
         home.mkdir()
         import_memories(home, records)
-        before = root / "main"
+        before = root / "before-recall"
         before.mkdir()
         archive = subprocess.run(
-            ["git", "-C", str(common.ROOT), "archive", "main"], capture_output=True, check=True
+            ["git", "-C", str(common.ROOT), "archive", BEFORE_RECALL],
+            capture_output=True,
+            check=True,
         )
         subprocess.run(["tar", "-x", "-C", str(before)], input=archive.stdout, check=True)
         argv = hook_argv("UserPromptSubmit", sys.executable)
@@ -325,13 +329,14 @@ def latency(runs: int, warmup: int) -> list[str]:
                 prints_context("UserPromptSubmit"),
             ),
             timed("hook, recall, unrelated prompt (nothing)", argv, unrelated),
-            timed("hook without recall (main), matching prompt", old_argv, matching),
+            timed(f"hook without recall ({BEFORE_RECALL}), matching prompt", old_argv, matching),
         ]
         env = {
             k: v
             for k, v in os.environ.items()
             if k not in ("PYTHONDONTWRITEBYTECODE", "PYTHONPATH")
         }
+        env["ARTIBOT_MEMORY_VECTORS"] = "off"
         measure(cases, env, runs, warmup, root / "scratch")
     base = statistics.median(cases[0].walls) if cases[0].walls else 0.0
     rows = []
@@ -441,6 +446,7 @@ def main(argv: list[str] | None = None) -> int:
         "--no-write", action="store_true", help="print only; leave RESULTS.md alone"
     )
     args = parser.parse_args(argv)
+    os.environ["ARTIBOT_MEMORY_VECTORS"] = "off"  # the rule was tuned keyword-only
     os.environ["ARTIBOT_MEMORY_HOME"] = tempfile.mkdtemp(prefix="artibot-prompt-recall-home-")
     seeds = [s for s in args.seeds.split(",") if s]
     plan = [(seeds[0], 4)] if args.smoke else [(s, 1) for s in seeds]
