@@ -35,7 +35,6 @@ import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timezone
-from typing import IO, Any
 
 from artibot_memory.core.clock import parse_time
 from artibot_memory.core.project import display_name
@@ -44,6 +43,8 @@ from artibot_memory.text.trim import ELLIPSIS
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import IO, Any
+
     from artibot_memory.recall.lookup import StoreStats
     from artibot_memory.store.record import Readable
 

@@ -39,8 +39,8 @@ import itertools
 import math
 import operator
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
+TYPE_CHECKING = False  # typing costs an import on every read
 if TYPE_CHECKING:
     from collections.abc import Iterable, Sequence
     from datetime import datetime

@@ -56,8 +56,6 @@ keywords' coverage rule, so a question about nothing stored still returns nothin
 from __future__ import annotations
 
 import functools
-import hashlib
-import importlib.util
 import json
 import os
 import sqlite3
@@ -96,6 +94,8 @@ def enabled() -> bool:
 @functools.cache
 def _package_files() -> tuple[Path, Path] | None:
     """Return the packaged weights and tokenizer of wordllama, found without importing it."""
+    import importlib.util  # noqa: PLC0415 - a read without vectors need not pay for it
+
     for name in ("numpy", "tokenizers"):
         if importlib.util.find_spec(name) is None:
             return None
@@ -208,6 +208,8 @@ def text_hash(text: str) -> str:
     >>> text_hash("pnpm, not npm") == text_hash("pnpm, not npm") != text_hash("npm")
     True
     """
+    import hashlib  # noqa: PLC0415 - only where vectors are on
+
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
 
 

@@ -19,9 +19,6 @@ reads and the writes.
 
 from __future__ import annotations
 
-from enum import Enum
-from typing import TypeVar
-
 from artibot_memory.core import clock
 from artibot_memory.store.table import MemoryType, Scope, State
 
@@ -150,10 +147,8 @@ class Record:
         return self.expires_at is not None and self.expires_at <= at
 
 
-E = TypeVar("E", bound=Enum)
-
-
-def _known(kind: type[E], value: object, default: E) -> E:
+def _known(kind: Any, value: object, default: Any) -> Any:
+    """Return ``kind(value)``, or ``default`` for a value this version does not know."""
     try:
         return kind(value)
     except ValueError:
