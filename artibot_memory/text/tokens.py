@@ -37,10 +37,10 @@ from __future__ import annotations
 import functools
 import re
 import unicodedata
-from typing import TYPE_CHECKING
 
 from artibot_memory.text.stemmer import porter_stem
 
+TYPE_CHECKING = False  # typing costs an import on every read
 if TYPE_CHECKING:
     from collections.abc import Iterable, Iterator
 
