@@ -35,6 +35,7 @@ Choices, and why:
 from __future__ import annotations
 
 import functools
+import itertools
 import re
 import unicodedata
 
@@ -125,6 +126,7 @@ _FILE_EXTENSIONS = words(
 )
 _FILE_NAME = re.compile(r"(?:\.?[\w-]+(?:\.[\w-]+)*\.([A-Za-z0-9]+)|\.[A-Za-z][\w-]*(?:\.[\w-]+)*)")
 EDGE_PUNCTUATION = "\"'`()[]{}<>,;:!?*"
+_NON_WORD = re.compile(r"[\W_]+")
 _LINE_NUMBER = re.compile(r"(?::\d+)+$")  # app.py:12:5 in a traceback or compiler message
 
 
@@ -136,10 +138,12 @@ def tokenize(text: str) -> list[str]:
     >>> tokenize("메모리를 설정했다")
     ['메모리', '설정']
     """
-    tokens: list[str] = []
-    for chunk in unicodedata.normalize("NFKC", text).split():
-        tokens.extend(_chunk_tokens(chunk))
-    return tokens
+    return list(itertools.chain.from_iterable(map(_chunk_tokens, _nfkc(text).split())))
+
+
+def _nfkc(text: str) -> str:
+    """Return ``text`` in NFKC (ASCII already is: most memory text skips the call)."""
+    return text if text.isascii() else unicodedata.normalize("NFKC", text)
 
 
 def normalize_text(text: str) -> str:
@@ -160,9 +164,18 @@ def _chunk_tokens(chunk: str) -> tuple[str, ...]:
     word into mostly dictionary look-ups.
     """
     joined = _APOSTROPHE_S.sub("", chunk).replace("'", "").replace("\u2019", "")
-    tokens = [token for word in re.split(r"[\W_]+", joined) for token in _word_tokens(word)]
+    tokens = [token for word in _NON_WORD.split(joined) for token in _word_tokens_cached(word)]
     name = file_name(chunk)
     return (*tokens, name) if name else tuple(tokens)
+
+
+@functools.lru_cache(maxsize=1 << 15)
+def _word_tokens_cached(word: str) -> tuple[str, ...]:
+    """Return :func:`_word_tokens` of one word, cached.
+
+    A chunk seen for the first time (``midnight.``, ``(port``) is mostly words seen before.
+    """
+    return tuple(_word_tokens(word))
 
 
 def _word_tokens(word: str) -> Iterator[str]:
@@ -262,9 +275,18 @@ def search_tokens(text: str) -> list[str]:
     >>> search_tokens("환경변수")
     ['환경변수', '환경', '변수']
     """
+    return list(itertools.chain.from_iterable(map(_chunk_search_tokens, _nfkc(text).split())))
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _chunk_search_tokens(chunk: str) -> tuple[str, ...]:
+    """:func:`search_tokens` of one whitespace-free chunk (cached, as its tokens are)."""
+    tokens = _chunk_tokens(chunk)
+    if chunk.isascii():
+        return tokens  # no Hangul compound to split
     found: list[str] = []
-    for token in tokenize(text):
+    for token in tokens:
         found.append(token)
         if len(token) >= 4 and _HANGUL.fullmatch(token):  # noqa: PLR2004 - two syllables a half
             found.extend(dict.fromkeys((token[:2], token[2:], token[:-2], token[-2:])))
-    return found
+    return tuple(found)
