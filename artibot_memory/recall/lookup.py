@@ -27,7 +27,15 @@ from datetime import datetime, timedelta, timezone
 
 from artibot_memory.core.paths import memory_home
 from artibot_memory.recall import vectors
-from artibot_memory.recall.scoring import B, KeywordIndex, ScoreParts, frequency, recency, relevance
+from artibot_memory.recall.scoring import (
+    MIN_DOC_COVERAGE,
+    B,
+    KeywordIndex,
+    ScoreParts,
+    frequency,
+    recency,
+    relevance,
+)
 from artibot_memory.store import index
 from artibot_memory.store.record import Record
 from artibot_memory.store.table import STORES, MemoryType, State, spec_for
@@ -48,6 +56,7 @@ SEARCHABLE_STATES = frozenset({State.ACTIVE, State.RESOLVED, State.STALE})
 EXPIRING_WINDOW = timedelta(days=7)  # what stats counts as expiring soon
 EXHAUSTIVE_LIMIT = 5_000  # memories a search scores all of (the stores' caps total 3,700)
 CANDIDATES = 400  # above it, the candidates FTS5's own BM25 picks for ours to score
+WIDE = 4 * CANDIDATES  # how deep FTS5 ranks before the live ones are picked from its best
 
 
 @dataclass(frozen=True)
@@ -232,17 +241,24 @@ class _IndexedKeywords(KeywordIndex):
 
     def __init__(self, connection: sqlite3.Connection, where: str, params: list[object]) -> None:
         super().__init__([])
-        count, total = connection.execute(
-            f"SELECT count(*), total(m.length) FROM memories AS m WHERE {where}",  # noqa: S608 - our own condition, values bound
-            params,
-        ).fetchone()
+        indexed, indexed_length = connection.execute("SELECT count, length FROM totals").fetchone()
+        # Above the limit the whole index's size and average length stand in for the live
+        # memories' (kept in one row by triggers: no scan); at or below it they are counted.
+        self._large = int(indexed) > EXHAUSTIVE_LIMIT
+        if self._large:
+            count, total = indexed, indexed_length
+        else:
+            count, total = connection.execute(
+                f"SELECT count(*), total(m.length) FROM memories AS m WHERE {where}",  # noqa: S608 - our own condition, values bound
+                params,
+            ).fetchone()
         self.size = int(count)
         average = (float(total) / self.size or 1.0) if self.size else 1.0
         self._base_norm, self._norm_slope = self._k1 * (1 - B), self._k1 * B / average
         self._connection, self._where, self._params = connection, where, params
         self._norms: dict[int, float] = {}
         self._holders: dict[str, int] = {}
-        self._among: list[int] | None = None
+        self._among: dict[int, list[str]] | None = None  # the candidates' tokens, once chosen
         self.rows: dict[int, tuple[int | None, int]] = {}  # rowid: (last seen, uses)
 
     def holders(self, token: str) -> int:
@@ -252,7 +268,7 @@ class _IndexedKeywords(KeywordIndex):
         return found
 
     def _count_holders(self, token: str) -> int:
-        if self._among is not None:  # a large index: every memory's word, from the vocabulary
+        if self._large:  # a large index: every memory's word, from the vocabulary
             row = self._connection.execute(
                 "SELECT doc FROM terms_vocab WHERE term = ?", (token,)
             ).fetchone()
@@ -264,26 +280,79 @@ class _IndexedKeywords(KeywordIndex):
     def preselect(self, query_tokens: Sequence[str]) -> None:
         """Above :data:`EXHAUSTIVE_LIMIT` memories, score only FTS5's best candidates.
 
-        FTS5's own BM25 (over every memory holding any query word, in C) picks the
-        :data:`CANDIDATES` best; ours then scores exactly those, with the exact document
-        frequencies. Below the limit (every store at its real caps) every memory holding a
-        query word is scored, as a search over the stores did.
+        FTS5's own BM25 (in C) picks the :data:`CANDIDATES` best of the live memories
+        holding an *opening* term of the query: one that can bring a memory into the
+        results. The terms our scoring adds only to memories already found (the common
+        ones, holding less than ``MIN_DOC_COVERAGE`` of the query's idf mass between them,
+        see :meth:`KeywordIndex.scores`) are left out of that match, since their long
+        postings are most of its cost and they cannot make a hit. Ours then scores every
+        query term over exactly those candidates, whose tokens are read once. Below the
+        limit (every store at its real caps) every memory holding a query word is scored,
+        as a search over the stores did.
         """
-        if self.size <= EXHAUSTIVE_LIMIT:
+        if not self._large:
             return
         # Document frequencies then come from FTS5's vocabulary, over every memory indexed
         # (not only the live ones of these types and project): an approximation that large
         # numbers make small, and a lookup instead of a count.
-        self.size = int(self._connection.execute("SELECT count(*) FROM memories").fetchone()[0])
-        words = " OR ".join(_fts_phrase(t) for t in dict.fromkeys(query_tokens))
+        terms = self._weighted_terms(query_tokens)
+        reference = sum(weight for _, weight in terms)
+        opening, unseen = [], reference
+        for token, weight in terms:  # rarest first, as scores() adds them
+            if unseen >= MIN_DOC_COVERAGE * reference:
+                opening.append(token)
+            unseen -= weight
+        self._among = {}
+        if not opening:
+            return
+        words = " OR ".join(_fts_phrase(t) for t in opening)
+        chosen = self._best_live(words)
+        if not chosen:
+            return
+        marks = ", ".join(str(int(rowid)) for rowid in chosen)
+        for rowid, tokens, length, seen, uses in self._connection.execute(
+            "SELECT m.rowid, t.tokens, m.length, m.last_seen_us, m.access_count "  # noqa: S608 - integers only
+            f"FROM memories AS m JOIN terms AS t ON t.rowid = m.rowid WHERE m.rowid IN ({marks})"
+        ):
+            self._among[rowid] = tokens.split(" ")
+            self._norms[rowid] = self._base_norm + self._norm_slope * length
+            self.rows[rowid] = (seen, uses)
+
+    def _best_live(self, words: str) -> list[int]:
+        """Return the :data:`CANDIDATES` live memories FTS5's BM25 ranks best for ``words``.
+
+        FTS5 ranks alone first (joining every match to ``memories`` to filter it costs as
+        much again), :data:`WIDE` deep, and the live ones of those are kept in its order:
+        the same memories as ranking only the live ones, whenever enough of them are live.
+        When not (a narrow filter: one project, one type), the live ones are ranked.
+        """
+        ranked = [
+            row[0]
+            for row in self._connection.execute(
+                _RANKED.format(limit=WIDE),
+                (words,),
+            )
+        ]
+        if not ranked:
+            return []
+        marks = ", ".join(str(int(rowid)) for rowid in ranked)
+        live = {
+            row[0]
+            for row in self._connection.execute(
+                f"SELECT m.rowid FROM memories AS m WHERE m.rowid IN ({marks}) AND {self._where}",  # noqa: S608 - our own condition, values bound
+                self._params,
+            )
+        }
+        if len(live) >= CANDIDATES or len(ranked) < WIDE:  # every match was ranked
+            return [rowid for rowid in ranked if rowid in live][:CANDIDATES]
         sql = _MATCHING.format(columns="m.rowid", where=self._where) + (
             f" ORDER BY bm25(terms) LIMIT {CANDIDATES}"
         )
-        self._among = [row[0] for row in self._connection.execute(sql, [words, *self._params])]
+        return [row[0] for row in self._connection.execute(sql, [words, *self._params])]
 
     def _find(self, token: str) -> dict[int, int]:
         if self._among is not None:
-            return self.postings_among(token, self._among)
+            return self._counted(token, self._among)
         return self._read(token, "")
 
     def postings_among(self, token: str, documents: Sequence[int]) -> dict[int, int]:
@@ -291,7 +360,19 @@ class _IndexedKeywords(KeywordIndex):
             return self._postings[token]
         if not documents:
             return {}
+        if self._among is not None:  # the candidates' tokens are at hand: count them there
+            among = self._among
+            return self._counted(token, {d: among[d] for d in documents if d in among})
         return self._read(token, f" AND m.rowid IN ({', '.join(str(int(d)) for d in documents)})")
+
+    @staticmethod
+    def _counted(token: str, documents: dict[int, list[str]]) -> dict[int, int]:
+        found: dict[int, int] = {}
+        for rowid, tokens in documents.items():
+            tf = tokens.count(token)
+            if tf:
+                found[rowid] = tf
+        return found
 
     def _read(self, token: str, among: str) -> dict[int, int]:
         found: dict[int, int] = {}
@@ -315,6 +396,7 @@ _MATCHING = (
     "SELECT {columns} FROM terms AS t JOIN memories AS m ON m.rowid = t.rowid "
     "WHERE terms MATCH ? AND {where}"
 )
+_RANKED = "SELECT rowid FROM terms WHERE terms MATCH ? ORDER BY bm25(terms) LIMIT {limit}"
 _UNEXPIRED = "(m.expires_us IS NULL OR m.expires_us > ?)"
 # in_project: global, the same path, or the same folder name when either is bare
 _SEEN_FROM = (

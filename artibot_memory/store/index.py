@@ -25,7 +25,9 @@ How it stays exact:
 What a row holds: the fields a read filters and ranks on (``memories``: type, state, project
 and its folder name, key, times as microseconds since the epoch, access count, token count),
 the search tokens (``terms``), and the memory's JSON exactly as stored (``docs``, read only
-for what is handed back: kept apart so a scan of ``memories`` stays small).
+for what is handed back: kept apart so a scan of ``memories`` stays small). ``totals`` holds
+how many rows ``memories`` has and their summed token count, kept by triggers in the same
+transaction as every insert and delete, so a search of a large index does not scan for them.
 
 >>> import tempfile
 >>> from pathlib import Path
@@ -61,8 +63,9 @@ if TYPE_CHECKING:
 
 INDEX_NAME = "index.sqlite"
 # 2: the JSON apart (docs), a vocabulary of the terms (terms_vocab); 3: created_us (stats);
-# 4: Korean question words as stopwords (the stored tokens changed)
-INDEX_VERSION = 4
+# 4: Korean question words as stopwords (the stored tokens changed); 5: totals, kept by
+# triggers (a search of a large index reads its size and average length in one row)
+INDEX_VERSION = 5
 BUSY_TIMEOUT_MS = 5_000
 BATCH = 1_000  # entries parsed and written at a time when a store is read in
 # The characters our tokens hold besides letters and digits (file names, versions): FTS5
@@ -93,7 +96,18 @@ CREATE VIRTUAL TABLE IF NOT EXISTS terms USING fts5(
     tokens, tokenize = "unicode61 remove_diacritics 0 tokenchars '{WORD_CHARS}'"
 );
 CREATE VIRTUAL TABLE IF NOT EXISTS terms_vocab USING fts5vocab(terms, 'row');
-"""
+CREATE TABLE IF NOT EXISTS totals (
+    one INTEGER PRIMARY KEY CHECK (one = 1),
+    count INTEGER NOT NULL,
+    length INTEGER NOT NULL
+);
+CREATE TRIGGER IF NOT EXISTS memories_added AFTER INSERT ON memories BEGIN
+    UPDATE totals SET count = count + 1, length = length + new.length;
+END;
+CREATE TRIGGER IF NOT EXISTS memories_removed AFTER DELETE ON memories BEGIN
+    UPDATE totals SET count = count - 1, length = length - old.length;
+END;
+"""  # noqa: S608 - our own schema, no value in it
 
 
 def index_path(home: str | os.PathLike[str]) -> Path:
@@ -191,6 +205,7 @@ def _prepare(connection: sqlite3.Connection) -> None:
     if found is None:
         with connection:
             connection.executescript(_SCHEMA)
+            connection.execute("INSERT INTO totals VALUES (1, 0, 0)")
             connection.execute("INSERT INTO meta VALUES ('version', ?)", (str(INDEX_VERSION),))
         return
     version = connection.execute("SELECT value FROM meta WHERE name = 'version'").fetchone()
