@@ -246,3 +246,33 @@ def test_a_write_over_a_store_laid_out_by_hand_leaves_the_index_exact(memory_hom
     second = memories.save("context", "Releases are tagged vX.Y.Z")  # rewritten one per line
     assert rows(memory_home) == stored(memory_home)
     assert set(rows(memory_home)) == {first.id, second.id}
+
+
+def totals(home: Path) -> tuple[tuple[int, int], tuple[int, int]]:
+    """The totals row, and the same figures counted from the memories."""
+    connection = index.fresh(home)
+    try:
+        kept = connection.execute("SELECT count, length FROM totals").fetchone()
+        counted = connection.execute("SELECT count(*), coalesce(sum(length), 0) FROM memories")
+        return tuple(kept), tuple(counted.fetchone())
+    finally:
+        connection.close()
+
+
+def test_the_totals_row_stays_in_step_with_every_write_and_re_read(memory_home: Path) -> None:
+    kept, counted = totals(memory_home)
+    assert kept == counted == (0, 0)
+    saved = [memories.save("context", f"Fact {n} about the billing service") for n in range(5)]
+    memories.save("preference", "Always use pnpm", key="package-manager")
+    memories.save("preference", "Use yarn", key="package-manager")  # supersedes: a rewrite
+    kept, counted = totals(memory_home)
+    assert kept == counted
+    assert kept[0] == 7  # noqa: PLR2004
+    memories.forget(memory_id=saved[0].id)
+    path = memory_home / "project-contexts.json"  # a hand edit: the store is read again
+    path.write_text(path.read_text(encoding="utf-8").replace("Fact 1", "Fact one"), "utf-8")
+    kept, counted = totals(memory_home)
+    assert kept == counted
+    assert kept[0] == 6  # noqa: PLR2004
+    index.rebuild(memory_home)
+    assert totals(memory_home)[0] == counted

@@ -220,3 +220,46 @@ def test_ingest_prune_is_what_the_start_worker_runs(capsys: pytest.CaptureFixtur
         assert not [
             m for m in memories.list_memories(include_expired=True) if m.type is MemoryType.COMMAND
         ]
+
+
+def _large(monkeypatch: pytest.MonkeyPatch, limit: int, candidates: int) -> None:
+    """Make a small home take the path of a large one (preselected candidates)."""
+    monkeypatch.setattr(lookup, "EXHAUSTIVE_LIMIT", limit)
+    monkeypatch.setattr(lookup, "CANDIDATES", candidates)
+    monkeypatch.setattr(lookup, "WIDE", 4 * candidates)
+
+
+@freeze_time("2026-11-30 12:00:00")
+def test_a_large_index_scores_its_candidates_as_the_exhaustive_search_does(
+    memory_home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for number in range(40):
+        memories.save("context", f"Note {number}: the billing service deploys on friday")
+    memories.save("context", "The flaky timezone test fails at midnight in billing")
+    memories.save("context", "A midnight cron job rotates the logs")
+    now = clock.now()
+    exhaustive = lookup.ranked("flaky midnight billing", now=now, home=memory_home)
+    _large(monkeypatch, limit=10, candidates=100)  # every match a candidate
+    large = lookup.ranked("flaky midnight billing", now=now, home=memory_home)
+    assert [h.memory.text for h in large][:2] == [h.memory.text for h in exhaustive][:2]
+    assert large[0].memory.text.startswith("The flaky timezone test")
+    # the common word alone is not an opening term: the memories holding only it are
+    # not candidates, so not hits (the exhaustive search drops them by coverage too)
+    assert {h.memory.text for h in large} <= {h.memory.text for h in exhaustive}
+
+
+@freeze_time("2026-11-30 12:00:00")
+def test_a_large_index_with_a_narrow_filter_ranks_only_the_live_memories(
+    memory_home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for number in range(30):
+        memories.save("context", f"Deploy note {number} for the shop", project="/src/shop")
+    wanted = memories.save(
+        "context",
+        "Deploy the billing service once the invoices ran, the ledger closed and finance "
+        "received every monthly report of the quarter",  # long: FTS5 ranks it last
+        project="/src/billing",
+    )
+    _large(monkeypatch, limit=5, candidates=2)  # FTS5's best 8 are all the shop's
+    found = lookup.ranked("deploy", now=clock.now(), home=memory_home, project="/src/billing")
+    assert [h.memory.id for h in found] == [wanted.id]
