@@ -267,12 +267,12 @@ def test_the_totals_row_stays_in_step_with_every_write_and_re_read(memory_home: 
     memories.save("preference", "Use yarn", key="package-manager")  # supersedes: a rewrite
     kept, counted = totals(memory_home)
     assert kept == counted
-    assert kept[0] == 7  # noqa: PLR2004
+    assert kept[0] == 7
     memories.forget(memory_id=saved[0].id)
     path = memory_home / "project-contexts.json"  # a hand edit: the store is read again
     path.write_text(path.read_text(encoding="utf-8").replace("Fact 1", "Fact one"), "utf-8")
     kept, counted = totals(memory_home)
     assert kept == counted
-    assert kept[0] == 6  # noqa: PLR2004
+    assert kept[0] == 6
     index.rebuild(memory_home)
     assert totals(memory_home)[0] == counted

@@ -103,8 +103,25 @@ def test_an_entry_pruned_over_the_cap_leaves_the_backup_too(
         for name in ("alpha", "bravo", "charlie"):
             memories.save("command", f"make {name}")
             clock.tick(timedelta(hours=1))
-        monkeypatch.setattr(spec_for("command"), "cap", 2)
+        monkeypatch.setenv("ARTIBOT_MEMORY_CAPS", "command=2")  # a cap lowered by its setting
         report = prune()
     assert [m.text for m in report.over_cap] == ["make alpha"]
     assert files_holding(memory_home, "make alpha") == []
     assert tombstones.forgotten_ids(memory_home) == frozenset()  # evicted, not forgotten
+
+
+def test_the_caps_setting_raises_a_cap_for_prune_and_save(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("ARTIBOT_MEMORY_CAPS", "command=2")
+    with freeze_time("2026-01-01") as clock:
+        for name in ("alpha", "bravo", "charlie"):
+            memories.save("command", f"make {name}")
+            clock.tick(timedelta(hours=1))
+        assert len(memories.list_memories(include_expired=True)) == 2
+        monkeypatch.setenv("ARTIBOT_MEMORY_CAPS", "command=10, context=nonsense")
+        for name in ("delta", "echo", "foxtrot"):
+            memories.save("command", f"make {name}")
+        assert prune().over_cap == []
+        assert len(memories.list_memories(include_expired=True)) == 5
+    assert spec_for("context").cap == 2_000  # not a number: the table's
+    monkeypatch.delenv("ARTIBOT_MEMORY_CAPS")
+    assert spec_for("command").cap == 500  # unset: the table's

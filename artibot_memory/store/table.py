@@ -21,15 +21,31 @@ without bound, so both get a documented cap. Preferences are deduplicated by key
 
 >>> spec_for("command").cap, spec_for("error").filename
 (500, 'error-patterns.json')
+
+The caps can be raised (or lowered) with ``ARTIBOT_MEMORY_CAPS``, a comma-separated list of
+``type=count`` (``context=200000,preference=5000``): for a long-lived memory, a memory a
+team shares, or a benchmark that needs a real home of 100k entries. Unset, or for a type it
+does not name, the cap is the table's. A value that is not a positive whole number is
+ignored. It is read on each use, so a process that sets it sees it at once:
+
+>>> import os
+>>> os.environ[CAPS_ENV] = "context=100000, command=oops"
+>>> spec_for("context").cap, spec_for("command").cap
+(100000, 500)
+>>> del os.environ[CAPS_ENV]
 """
 
 from __future__ import annotations
 
+import os
 from enum import Enum
 
 TYPE_CHECKING = False  # typing costs an import on the hook's fast path
 if TYPE_CHECKING:
     from datetime import timedelta
+
+
+CAPS_ENV = "ARTIBOT_MEMORY_CAPS"
 
 
 class MemoryType(str, Enum):
@@ -67,7 +83,7 @@ class StoreSpec:
     StoreSpec(command, 'c.json', cap 500)
     """
 
-    __slots__ = ("cap", "filename", "id_prefix", "ttl_days", "type")
+    __slots__ = ("default_cap", "filename", "id_prefix", "ttl_days", "type")
 
     def __init__(
         self,
@@ -82,7 +98,12 @@ class StoreSpec:
         self.filename = filename
         self.id_prefix = id_prefix
         self.ttl_days = ttl_days
-        self.cap = cap
+        self.default_cap = cap
+
+    @property
+    def cap(self) -> int:
+        """How many entries the store keeps: the table's, unless ``ARTIBOT_MEMORY_CAPS`` says."""
+        return _cap_overrides(os.environ.get(CAPS_ENV, "")).get(self.type.value, self.default_cap)
 
     @property
     def ttl(self) -> timedelta | None:
@@ -98,6 +119,22 @@ class StoreSpec:
     def __repr__(self) -> str:
         """Show the row as a person reads the table."""
         return f"StoreSpec({self.type.value}, {self.filename!r}, cap {self.cap})"
+
+
+_PARSED_CAPS: dict[str, dict[str, int]] = {}
+
+
+def _cap_overrides(setting: str) -> dict[str, int]:
+    """Return ``type: cap`` from an ``ARTIBOT_MEMORY_CAPS`` value (parsed once per value)."""
+    found = _PARSED_CAPS.get(setting)
+    if found is None:
+        found = {}
+        for item in setting.split(","):
+            name, _, value = item.partition("=")
+            if value.strip().isdigit() and int(value) > 0:
+                found[name.strip().lower()] = int(value)
+        _PARSED_CAPS[setting] = found
+    return found
 
 
 STORES: tuple[StoreSpec, ...] = (
