@@ -10,8 +10,10 @@ is there. Each measurement runs in a fresh subprocess so its peak RSS (``ru_maxr
   search worked before the index (read, parse, validate, filter, tokenise, index, score), to
   show what the index saves;
 - load: ``Store.load()``; save: ``memory.save_many([one draft])`` into the big jsonfile, i.e. the
-  full rewrite (the 2,000-context cap is lifted in that subprocess, or the save would evict the
-  store down to 2,000 entries);
+  full rewrite (the 2,000-context cap is raised for every worker with ``ARTIBOT_MEMORY_CAPS``,
+  or the save would evict the store down to 2,000 entries);
+- ranking: the large-index path's top 10 (FTS5 preselects candidates) against the exhaustive
+  ranking of the same home, for the 8 answerable queries;
 - two prototypes of a faster design, each in its own subprocess, on the same file and queries: a
   token cache keyed by the store file's mtime and size with lazy validation (parse with orjson,
   validate only the 10 hits), and a SQLite FTS5 sidecar index (standard library ``sqlite3``).
@@ -49,7 +51,7 @@ import corpus
 
 if TYPE_CHECKING:
     from artibot_memory.recall.scoring import KeywordIndex
-    from artibot_memory.store.model import Memory, MemoryType
+    from artibot_memory.store.model import Memory
 
 R = TypeVar("R")
 
@@ -74,6 +76,9 @@ MISS_QUERIES = (
 )
 QUERIES = HIT_QUERIES + MISS_QUERIES
 FILENAME = "project-contexts.json"
+# Every worker runs with the context cap raised (ARTIBOT_MEMORY_CAPS): the big home is a
+# real one, which neither a save nor prune cuts back to the user caps.
+CAPS = "context=1000000000"
 
 
 def rss_mb() -> float:
@@ -189,6 +194,31 @@ def worker_search(home: Path) -> dict[str, Any]:
     }
 
 
+def worker_exact(home: Path) -> dict[str, Any]:
+    """Ranking quality of the large-index path: its top 10 against the exhaustive ranking.
+
+    The exhaustive ranking scores every live memory holding a query word (the path below
+    ``EXHAUSTIVE_LIMIT``, forced here); the product's preselects FTS5's best candidates.
+    """
+    from artibot_memory.core import clock  # noqa: PLC0415
+    from artibot_memory.recall import lookup  # noqa: PLC0415
+
+    now = clock.now()
+    found = []
+    for query in HIT_QUERIES:
+        product = [hit.memory.id for hit in lookup.ranked(query, now=now, home=home)]
+        with mock.patch.object(lookup, "EXHAUSTIVE_LIMIT", 10**12):
+            exact = [hit.memory.id for hit in lookup.ranked(query, now=now, home=home)]
+        found.append(
+            {
+                "overlap": len(set(product) & set(exact)),
+                "top_found": bool(exact) and exact[0] in product,
+                "top_same": bool(exact) and bool(product) and exact[0] == product[0],
+            }
+        )
+    return {"queries": found}
+
+
 def search_steps(home: Path, query: str, repeats: int = 3) -> dict[str, float]:
     """One search taken apart: the same calls ``search.search`` makes, timed one by one.
 
@@ -256,14 +286,10 @@ def worker_load_save(home: Path) -> dict[str, Any]:
     from artibot_memory.api import memories as api  # noqa: PLC0415
     from artibot_memory.store.jsonfile import Store  # noqa: PLC0415
     from artibot_memory.store.model import MemoryType  # noqa: PLC0415
-    from artibot_memory.store.table import StoreSpec, spec_for  # noqa: PLC0415
+    from artibot_memory.store.table import spec_for  # noqa: PLC0415
 
-    def uncapped(memory_type: MemoryType | str) -> StoreSpec:  # a direct file has no cap
-        spec = spec_for(memory_type)
-        return StoreSpec(spec.type, spec.filename, spec.id_prefix, spec.ttl_days, 10**9)
-
-    # Saves go through the API, which takes its store specs from its own name `spec_for`.
-    mock.patch.object(api, "spec_for", uncapped).start()  # for the rest of this worker process
+    # The caps are raised by their setting (CAPS, set for every worker): a save keeps the
+    # whole store, as a long-lived or shared memory would.
     store = Store(spec_for(MemoryType.CONTEXT), home)
     loads, saves = [], []
     for _ in range(3):
@@ -516,6 +542,7 @@ WORKERS = {
     "baseline": worker_baseline,
     "index": worker_index,
     "search": worker_search,
+    "exact": worker_exact,
     "load_save": worker_load_save,
     "builds": worker_builds,
     "token_cache": worker_token_cache,
@@ -550,6 +577,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.worker:
         name, home = args.worker
         os.environ["ARTIBOT_MEMORY_HOME"] = home  # never a real home, whatever resolves it
+        os.environ["ARTIBOT_MEMORY_CAPS"] = CAPS
         before = calibration_unit()
         result = WORKERS[name](Path(home))
         result["unit"] = (before + calibration_unit()) / 2
@@ -559,12 +587,13 @@ def main(argv: list[str] | None = None) -> int:
     results: dict[int, dict[str, Any]] = {}
     with tempfile.TemporaryDirectory(prefix="artibot-scale-") as tmp:
         os.environ["ARTIBOT_MEMORY_HOME"] = tmp
+        os.environ["ARTIBOT_MEMORY_CAPS"] = CAPS
         for size in sizes:
             home = Path(tmp) / f"home-{size}"
             print(f"generating {size:,} entries ...", flush=True)
             results[size] = {"generate": generate(home, size)}
         baseline = run_worker("baseline", Path(tmp))
-        phases = ["index", "search", "load_save"] + (
+        phases = ["index", "search", "exact", "load_save"] + (
             [] if args.no_prototypes else ["builds", "token_cache", "fts"]
         )
         for phase in phases:  # every size in one phase before the next phase: load drifts alike
@@ -576,6 +605,22 @@ def main(argv: list[str] | None = None) -> int:
     if not args.no_write:
         common.write_section("scale", "Scale (benchmarks/scale.py)", body)
     return 0
+
+
+def _exhaustive_limit() -> int:
+    from artibot_memory.recall import lookup  # noqa: PLC0415
+
+    return lookup.EXHAUSTIVE_LIMIT
+
+
+def _quality_line(queries: list[dict[str, Any]]) -> str:
+    same = sum(q["top_same"] for q in queries)
+    found = sum(q["top_found"] for q in queries)
+    overlaps = [q["overlap"] for q in queries]
+    return (
+        f"the exhaustive top hit is the top hit in {same} and in the top 10 in {found}; "
+        f"top-10 overlap per query {overlaps} (median {common.median(overlaps):.0f} of 10)."
+    )
 
 
 def _growth(values: dict[int, float], sizes: list[int]) -> str:
@@ -665,6 +710,10 @@ def report(
         ),
         "",
         f"Hits per query at {big:,}: {hit_counts} (queries in order: {', '.join(repr(q) for q in QUERIES)}).",
+        "",
+        f"Ranking at {big:,} against the exhaustive ranking (every live memory holding a query word "
+        f"scored, the path below {_exhaustive_limit():,} memories, forced): of the {len(HIT_QUERIES)} "
+        "answerable queries, " + _quality_line(results[big]["exact"]["queries"]),
         "",
         common.table(["growth", f"between {', '.join(f'{s:,}' for s in sizes)}"], growth),
         "",
