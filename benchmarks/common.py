@@ -44,6 +44,7 @@ SECTION_ORDER = (
     "agent_retrieval",
     "cli_latency",
     "prompt_recall",
+    "concurrent_saves",
 )
 RESULTS_HEADER = """# Benchmark results
 

@@ -35,6 +35,7 @@ FULL = {
     "agent_retrieval": [],
     "cli_latency": [],
     "prompt_recall": [],
+    "concurrent_saves": [],
 }
 # Each at its smallest, with --no-write where the benchmark writes RESULTS.md.
 SMOKE = {
@@ -50,6 +51,7 @@ SMOKE = {
     "agent_retrieval": ["--smoke", "--no-write"],
     "cli_latency": ["--runs", "2", "--warmup", "0", "--no-write"],
     "prompt_recall": ["--smoke", "--no-write"],
+    "concurrent_saves": ["--smoke", "--no-write"],
 }
 QUICK = {
     "hook_latency": ["--runs", "5", "--warmup", "1"],
@@ -62,6 +64,7 @@ QUICK = {
     "agent_retrieval": [],
     "cli_latency": ["--runs", "5", "--warmup", "1"],
     "prompt_recall": ["--runs", "5", "--warmup", "1"],
+    "concurrent_saves": ["--rounds", "1", "--saves", "5"],
 }
 
 
