@@ -276,3 +276,19 @@ def test_the_totals_row_stays_in_step_with_every_write_and_re_read(memory_home: 
     assert kept[0] == 6
     index.rebuild(memory_home)
     assert totals(memory_home)[0] == counted
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [
+        b"",
+        b"\n",
+        b"\n\n\n",
+        b'{"schema_version":1,"entries":[]}',
+        b'{"schema_version":1,"entries":[\n{"a":1}\n]}',
+        b'{"schema_version":1,"entries":[\n{"a":1},\n{"b":2},\n\n{"c":3}\n]}',
+        b"x\n\n",
+    ],
+)
+def test_the_entry_lines_read_one_at_a_time_are_the_lines_split_whole(raw: bytes) -> None:
+    assert list(index._each_entry_line(raw)) == index._entry_lines(raw)  # noqa: SLF001

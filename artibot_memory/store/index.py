@@ -293,7 +293,7 @@ def _entries_of(path: Path, raw: bytes) -> Iterator[Entry]:
         raise CorruptStoreError(path, "is empty (0 bytes of JSON)")
     if raw.startswith(_FRAMED_HEAD) and raw.rstrip().endswith(b"]}"):
         try:
-            for line in _entry_lines(raw):
+            for line in _each_entry_line(raw):
                 entry = json.loads(line)
                 if _usable(entry):
                     yield entry, line.decode("utf-8")
@@ -419,6 +419,20 @@ def _apply_write(
         _delete(connection, [*gone, *kept_ids])
         _insert(connection, spec, usable)
         _record(connection, spec, stamp(now))
+
+
+def _each_entry_line(raw: bytes) -> Iterator[bytes]:
+    """Yield :func:`_entry_lines` one at a time: a large store is not held twice, as lines."""
+    start, end = raw.find(b"\n") + 1, raw.rfind(b"\n")
+    if start <= 0 or end < start:
+        return  # fewer than two newlines: no line between the head and the tail
+    while True:
+        stop = raw.find(b"\n", start, end)
+        if stop < 0:
+            yield raw[start:end].rstrip(b",")
+            return
+        yield raw[start:stop].rstrip(b",")
+        start = stop + 1
 
 
 def _entry_lines(raw: bytes) -> list[bytes]:
