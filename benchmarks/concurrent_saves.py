@@ -309,6 +309,7 @@ def report(results: dict[str, dict[str, Any]], writers: int, rounds: int, saves:
                 "wall time",
                 "saves/s",
                 "vs 5/s (the issue's baseline)",
+                "lock timeouts, retried",
                 "nothing lost",
             ],
             rows,
