@@ -369,6 +369,26 @@ def test_the_cli_without_dependencies_names_the_missing_package(
     assert f"-m pip install -e {ROOT}" in err
 
 
+def test_without_the_writers_a_read_runs_here_and_a_write_names_the_missing_package(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import artibot_memory.cli  # noqa: PLC0415
+
+    monkeypatch.setitem(sys.modules, "artibot_memory.cli.verbs", None)  # as if orjson were missing
+    monkeypatch.delattr(artibot_memory.cli, "verbs")
+    monkeypatch.setattr(bootstrap, "missing_modules", lambda: ["orjson"])
+    monkeypatch.delenv(venv.DATA_ENV, raising=False)
+    monkeypatch.delenv(venv.RELAYED_ENV, raising=False)
+    monkeypatch.setenv("CLAUDE_CONFIG_DIR", "/nonexistent")
+    assert entry.main(["search", "pnpm"]) == 0  # reads need no dependency
+    assert capsys.readouterr() == ("", "")
+    assert entry.main(["save", "preference", "Use pnpm"]) == 1
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err.count("\n") == 1
+    assert "orjson" in err
+
+
 @pytest.mark.usefixtures("no_dependencies")
 def test_the_cli_finds_the_plugin_venv_from_the_bash_tool(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch

@@ -278,14 +278,20 @@ def _emit(output: object) -> None:
 
 
 def run_cli(argv: list[str]) -> int:
-    """Run the command line, under the plugin venv when the dependencies are missing here."""
+    """Run the command line, under the plugin venv when the dependencies are missing here.
+
+    The read verbs need no dependency and run here; a verb that writes imports the writers
+    (pydantic, orjson, filelock) before it does anything, so when they are missing it is
+    rerun under the venv from the start, or says what to install.
+    """
     if sys.version_info < FULL_PATH_PYTHON:
         return _cli_without_dependencies(argv, None)
     try:
         from artibot_memory.cli.app import main as cli_main  # noqa: PLC0415
+
+        return cli_main(argv)
     except ImportError as exc:
         return _cli_without_dependencies(argv, exc)
-    return cli_main(argv)
 
 
 def _cli_without_dependencies(argv: list[str], exc: ImportError | None) -> int:
