@@ -125,6 +125,20 @@ def test_what_session_start_showed_is_not_shown_again() -> None:
     assert saved["decision"].id in ask(DEPLOY)
 
 
+def test_a_resume_adds_to_what_was_shown_and_a_torn_line_costs_only_itself(
+    memory_home: Path,
+) -> None:
+    home = str(memory_home)
+    shown.note_session_start({"session_id": "s1", "source": "startup"}, ["ctx-a"])
+    with open(shown.session_path(home, "s1"), "ab") as handle:
+        handle.write(b'\n{"v": 1, "session_id": "s1", "ids": ["ctx-b"')  # cut short
+    shown.note_session_start({"session_id": "s1", "source": "resume"}, ["ctx-c"])
+    shown.remember_shown(home, "s1", ["ctx-d"])
+    assert shown.shown_ids(home, "s1") == {"ctx-a", "ctx-c", "ctx-d"}
+    mode = os.stat(shown.session_path(home, "s1")).st_mode & 0o777
+    assert mode == 0o600
+
+
 def test_the_ids_injected_are_journaled_as_accessed() -> None:
     saved = seed()
     ask(DEPLOY)

@@ -3,11 +3,16 @@
 SessionStart records the ids of the context it handed over (:func:`note_session_start`, on
 every path: its cache, the index, the full path), and per-prompt recall
 (:mod:`artibot_memory.recall.prompt_recall`) what it injected, so no memory is shown to a
-session twice. ``sessions/shown-<crc32>.json`` in the memory home holds the session id, when
+session twice. ``sessions/shown-<crc32>.jsonl`` in the memory home holds the session id, when
 it was last written and at most :data:`MAX_SHOWN_IDS` ids: ids only, never a text. Sessions
 not touched for :data:`SESSION_DAYS` days, and all but the :data:`MAX_SESSIONS` newest, are
 removed when a new session's file is created. Kept apart from the recall so that the cached
 SessionStart, which only records, imports nothing of the index.
+
+The file is JSON Lines, appended with one write each (``core/disk.py``, redacted like every
+line): what a start or a prompt showed, and whether a start began the record again. It is
+derived and disposable, so it is neither fsynced nor rewritten: a start served from its
+cache pays one append, not an atomic replace.
 """
 
 from __future__ import annotations
@@ -33,17 +38,21 @@ FRESH_START_SOURCES = frozenset({"startup", "clear", "compact"})  # earlier cont
 
 
 def session_path(home: str, session_id: str) -> str:
-    """Return the file of one session's shown ids (its document names the session)."""
+    """Return the file of one session's shown ids (each of its lines names the session)."""
     tag = zlib.crc32(session_id.encode("utf-8", "surrogatepass"))
-    return os.path.join(home, SESSIONS_DIR, f"shown-{tag:08x}.json")
+    return os.path.join(home, SESSIONS_DIR, f"shown-{tag:08x}.jsonl")
 
 
 def shown_ids(home: str, session_id: str) -> set[str]:
     """Return the ids this session was shown (at its start and by earlier prompts)."""
-    document = _read_session(session_path(home, session_id))
-    if document is None or document.get("session_id") != session_id:
-        return set()
-    return {str(i) for i in document.get("ids") or []}
+    ids: list[str] = []
+    for line in _lines(session_path(home, session_id)):
+        if line.get("session_id") != session_id:
+            continue  # another session whose id shares the checksum
+        if line.get("reset"):
+            ids = []
+        ids += [str(i) for i in line.get("ids") or []]
+    return set(ids[-MAX_SHOWN_IDS:])
 
 
 def note_session_start(
@@ -58,32 +67,26 @@ def note_session_start(
     if not session:
         return
     folder = home if home is not None else home_dir()
-    keep = payload.get("source") not in FRESH_START_SOURCES
-    _write_shown(folder, session, list(ids), keep=keep)
+    _append(folder, session, list(ids), reset=payload.get("source") in FRESH_START_SOURCES)
 
 
 def remember_shown(home: str, session_id: str, ids: Sequence[str]) -> None:
     """Add ``ids`` to what this session was shown."""
-    _write_shown(home, session_id, list(ids), keep=True)
+    _append(home, session_id, list(ids), reset=False)
 
 
-def _write_shown(home: str, session_id: str, ids: list[str], *, keep: bool) -> None:
+def _append(home: str, session_id: str, ids: list[str], *, reset: bool) -> None:
+    from artibot_memory.core import disk  # noqa: PLC0415 - only when written
+
     path = session_path(home, session_id)
-    before = shown_ids(home, session_id) if keep else set()
     if not os.path.exists(path):
-        prune_sessions(home, clock.micros_now())
-    merged = [i for i in before if i not in ids] + ids
-    document = {
-        "v": SESSION_VERSION,
-        "session_id": session_id,
-        "updated_us": clock.micros_now(),
-        "ids": merged[-MAX_SHOWN_IDS:],
-    }
-    from artibot_memory.core.disk import write_document  # noqa: PLC0415 - only when written
-    from artibot_memory.core.paths import ensure_private_dir  # noqa: PLC0415
+        from artibot_memory.core.paths import ensure_private_dir  # noqa: PLC0415
 
-    ensure_private_dir(os.path.join(home, SESSIONS_DIR))
-    write_document(path, json.dumps(document).encode("utf-8"))
+        ensure_private_dir(os.path.dirname(path))
+        prune_sessions(home, clock.micros_now())
+    line = {"v": SESSION_VERSION, "session_id": session_id, "reset": reset, "ids": ids}
+    # The newline goes first: a line a crash cut short is ended by the next, and costs only itself.
+    disk.append_text(path, "\n" + json.dumps(line, ensure_ascii=False))
 
 
 def prune_sessions(home: str, now_us: int) -> int:
@@ -101,9 +104,10 @@ def prune_sessions(home: str, now_us: int) -> int:
     oldest = now_us - SESSION_DAYS * 86_400 * 1_000_000
     ages = []
     for name in names:
-        document = _read_session(os.path.join(folder, name))
-        stamp = document.get("updated_us") if document else None
-        ages.append((stamp if isinstance(stamp, int) else 0, name))
+        try:
+            ages.append((os.stat(os.path.join(folder, name)).st_mtime_ns // 1_000, name))
+        except OSError:
+            continue
     ages.sort(reverse=True)
     doomed = [
         name for i, (stamp, name) in enumerate(ages) if stamp < oldest or i >= MAX_SESSIONS - 1
@@ -116,13 +120,21 @@ def prune_sessions(home: str, now_us: int) -> int:
     return len(doomed)
 
 
-def _read_session(path: str) -> dict[str, Any] | None:
+def _lines(path: str) -> list[dict[str, Any]]:
     try:
         with open(path, "rb") as handle:
-            document = json.loads(handle.read())
-    except (OSError, ValueError):
-        return None
-    return document if isinstance(document, dict) else None
+            raw = handle.read()
+    except OSError:
+        return []
+    found = []
+    for line in raw.splitlines():
+        try:
+            value = json.loads(line)
+        except ValueError:
+            continue  # a line cut by a crash: the others stand
+        if isinstance(value, dict):
+            found.append(value)
+    return found
 
 
 def _text(payload: dict[str, Any], name: str) -> str | None:
