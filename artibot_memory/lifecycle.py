@@ -35,10 +35,8 @@ from artibot_memory.capture.transcript import read_transcript
 from artibot_memory.core.errors import StoreError
 from artibot_memory.core.project import project_of
 from artibot_memory.core.redact import redact
-from artibot_memory.recall.context import note_shown, refresh_start_cache
+from artibot_memory.recall.context import refresh_start_cache, start_session
 from artibot_memory.recall.prompt_recall import prompt_output
-from artibot_memory.recall.shown import note_session_start
-from artibot_memory.recall.startcache import session_start_output
 from artibot_memory.store.model import MemoryType, Scope, Source, State
 from artibot_memory.text.tokens import normalize_text
 
@@ -66,10 +64,7 @@ def on_session_start(payload: Payload) -> Payload | None:
     report = prune(lock_timeout=START_LOCK_TIMEOUT)
     for problem in report.unusable:
         write_log(f"SessionStart: prune: {problem}")
-    rendered = refresh_start_cache(project_of(_text(payload, "cwd")))
-    note_shown(rendered.shown)
-    note_session_start(payload, [memory.id for memory in rendered.shown])
-    return session_start_output(rendered.text)
+    return start_session(payload)
 
 
 def ingest(*, then_prune: bool = False) -> IngestReport:

@@ -186,19 +186,13 @@ def _start_from_index(payload: dict[str, Any]) -> dict[str, Any] | None:
     at least) have changed the stores.
     Expired memories are never shown meanwhile: every read leaves them out.
     """
-    from artibot_memory.core.project import project_of  # noqa: PLC0415
     from artibot_memory.plugin import fast  # noqa: PLC0415
-    from artibot_memory.recall.context import note_shown, refresh_start_cache  # noqa: PLC0415
-    from artibot_memory.recall.shown import note_session_start  # noqa: PLC0415
-    from artibot_memory.recall.startcache import session_start_output  # noqa: PLC0415
+    from artibot_memory.recall.context import start_session  # noqa: PLC0415
 
-    cwd = payload.get("cwd")
-    rendered = refresh_start_cache(project_of(cwd if isinstance(cwd, str) else None))
-    note_shown(rendered.shown)
-    note_session_start(payload, [memory.id for memory in rendered.shown])
+    output = start_session(payload)
     fast.defer("SessionStart", payload)  # the worker renders the cache again once it wrote
     fast.start_worker("ingest", "--prune")
-    return session_start_output(rendered.text)
+    return output
 
 
 def _with_message(output: dict[str, Any] | None, message: str | None) -> dict[str, Any] | None:

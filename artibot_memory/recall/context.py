@@ -20,10 +20,11 @@ from artibot_memory.capture import journal
 from artibot_memory.capture.hooklog import write_log
 from artibot_memory.core import clock
 from artibot_memory.core.paths import memory_home
-from artibot_memory.core.project import display_name, same_project
+from artibot_memory.core.project import display_name, project_of, same_project
 from artibot_memory.recall import lookup
 from artibot_memory.recall.known_errors import how_sure
-from artibot_memory.recall.startcache import write_cache
+from artibot_memory.recall.shown import note_session_start
+from artibot_memory.recall.startcache import session_start_output, write_cache
 from artibot_memory.store.table import MemoryType, State
 from artibot_memory.text.framing import quote
 
@@ -32,6 +33,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
     from datetime import datetime
     from pathlib import Path
+    from typing import Any
 
     from artibot_memory.core.errors import StoreError
     from artibot_memory.store.record import Readable
@@ -107,6 +109,20 @@ def refresh_start_cache(project: str | None) -> RenderedContext:
 
 def _log_unusable(exc: StoreError) -> None:
     write_log(f"SessionStart: context: {exc}")
+
+
+def start_session(payload: dict[str, Any]) -> dict[str, Any] | None:
+    """Render the SessionStart context of the payload's project, cache it, record what it shows.
+
+    What every SessionStart that is not served from its cache returns: the hook's (from the
+    index, its ingest left to a worker) and the full path's (after ingesting). What it shows
+    counts as accessed, and this session will not be shown it again by a prompt.
+    """
+    cwd = payload.get("cwd")
+    rendered = refresh_start_cache(project_of(cwd if isinstance(cwd, str) and cwd else None))
+    note_shown(rendered.shown)
+    note_session_start(payload, [memory.id for memory in rendered.shown])
+    return session_start_output(rendered.text)
 
 
 def note_shown(shown: list[Readable], home: Path | None = None) -> None:

@@ -124,8 +124,7 @@ def ranked(
     connection = index.fresh(folder)
     try:
         live = live_filter(types, project, now)
-        keywords = _IndexedKeywords(connection, *live)
-        keywords.held_only = held_only
+        keywords = _IndexedKeywords(connection, *live, held_only=held_only)
         keywords.preselect(query_tokens)
         found = keywords.scores(query_tokens)
         # The optional vector layer: blends semantic similarity into the keyword part and
@@ -239,8 +238,15 @@ class _IndexedKeywords(KeywordIndex):
     the common ones only among the memories the rare ones found.
     """
 
-    def __init__(self, connection: sqlite3.Connection, where: str, params: list[object]) -> None:
-        super().__init__([])
+    def __init__(
+        self,
+        connection: sqlite3.Connection,
+        where: str,
+        params: list[object],
+        *,
+        held_only: bool = False,
+    ) -> None:
+        super().__init__([], held_only=held_only)
         indexed, indexed_length = connection.execute("SELECT count, length FROM totals").fetchone()
         # Above the limit the whole index's size and average length stand in for the live
         # memories' (kept in one row by triggers: no scan); at or below it they are counted.

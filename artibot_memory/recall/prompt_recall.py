@@ -25,26 +25,27 @@ SessionStart's context is (:mod:`artibot_memory.text.framing`); otherwise it say
 
 from __future__ import annotations
 
-import sqlite3
-
 from artibot_memory.capture import journal
 from artibot_memory.capture.prompts import MACHINE_PROMPTS, slash_command
 from artibot_memory.core import clock
 from artibot_memory.core.paths import home_dir
 from artibot_memory.core.project import in_project, project_of
-from artibot_memory.recall import lookup
 from artibot_memory.recall.known_errors import how_sure
 from artibot_memory.recall.shown import remember_shown, shown_ids
 from artibot_memory.store.table import MemoryType, State
 from artibot_memory.text.framing import quote
 from artibot_memory.text.tokens import search_tokens
 
+# The index and the ranking (artibot_memory.recall.lookup, sqlite3) are imported once a
+# prompt qualifies: a short prompt, a slash command or Claude Code's own pays nothing for
+# them, on the hook that runs on every prompt.
 TYPE_CHECKING = False  # typing costs an import on the hook's fast path
 if TYPE_CHECKING:
     from collections.abc import Iterable, Sequence
     from datetime import datetime
     from typing import Any
 
+    from artibot_memory.recall import lookup
     from artibot_memory.store.record import Readable
 
 MAX_ITEMS = 3
@@ -78,6 +79,8 @@ def prompt_output(
     query = recall_query(payload)
     if query is None:
         return None
+    import sqlite3  # noqa: PLC0415 - see the imports above
+
     folder = home if home is not None else home_dir()
     session = _text(payload, "session_id")
     try:
@@ -120,6 +123,8 @@ def choose(
     query: str, cwd: str | None, session: str | None, home: str, now: datetime
 ) -> list[Readable]:
     """Return the memories to inject for ``query`` (best first), none already shown."""
+    from artibot_memory.recall import lookup  # noqa: PLC0415 - see the imports above
+
     project = project_of(cwd)
     hits = lookup.ranked(
         query,
@@ -153,13 +158,15 @@ def _helps(memory: Readable) -> bool:
 
 def clear_matches(query: str, hits: Sequence[lookup.Hit]) -> list[Readable]:
     """Keep the hits that clearly match ``query`` (the rule of the module docstring)."""
+    from artibot_memory.recall.lookup import document_tokens  # noqa: PLC0415 - see above
+
     words = set(search_tokens(query))
     if not words or not hits:
         return []
     best = max(hit.parts.keyword for hit in hits)
     found = []
     for hit in hits:
-        shared = len(words & set(lookup.document_tokens(hit.memory)))
+        shared = len(words & set(document_tokens(hit.memory)))
         if (
             hit.parts.keyword >= MIN_KEYWORD
             and hit.parts.keyword >= NEAR_BEST * best

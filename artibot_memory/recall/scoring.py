@@ -96,11 +96,16 @@ class KeywordIndex:
     ([1], True)
     """
 
-    def __init__(self, documents: Sequence[Sequence[str]], *, k1: float = K1, b: float = B) -> None:
+    def __init__(
+        self,
+        documents: Sequence[Sequence[str]],
+        *,
+        k1: float = K1,
+        b: float = B,
+        held_only: bool = False,
+    ) -> None:
         self.size = len(documents)
-        self.held_only = (
-            False  # True: a query word no document holds is left out, not only a number
-        )
+        self.held_only = held_only  # a query word no document holds is left out, not only a number
         self._documents = documents
         self._k1 = k1
         self._postings: dict[str, dict[int, int]] = {}
