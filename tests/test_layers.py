@@ -23,6 +23,7 @@ RANKS = {
     "lifecycle": 3,
     "api": 4,
     "recall": 5,
+    "notes": 5,  # the Markdown layers (docs/NOTES.md), a sibling of recall
     "store": 6,
     "capture": 6,
     "text": 7,
@@ -61,7 +62,7 @@ STDLIB_ONLY = {
     "artibot_memory.store.record",
     *(
         f"artibot_memory.text.{n}"
-        for n in "signature trim framing shell change subjects tokens stemmer".split()
+        for n in "signature trim framing shell change subjects tokens stemmer markdown".split()
     ),
     *(
         f"artibot_memory.core.{n}"

@@ -1,0 +1,172 @@
+r"""The one reader of the Markdown layers: daily notes, MEMORY.md (standard library only).
+
+A layer file is a preamble, then ``## `` sections. A section's body is kept line by line,
+with each line's number in the file (1-based, as an editor shows it), so a hit, an edit
+or a proposal can point at ``daily/2026-11-30.md:14`` or ``MEMORY.md:22``.
+
+Two line shapes matter to the product:
+
+- a **bullet**, ``- text``: one item of a section (``* text`` reads the same);
+- a **managed bullet**, a bullet that ends with a hidden marker naming the memory it
+  was rendered from, ``- Use pnpm, not npm <!-- am:pref-1a2b3c4d5e -->``. The marker is
+  an HTML comment, so an editor's preview and GitHub show the line without it.
+
+Everything else (prose, sub-headings ``###``, blank lines, fenced code) is kept as it is.
+Parsing never fails: any text is a document, and :func:`render` of what :func:`parse`
+read gives the same text back, byte for byte.
+
+>>> doc = parse("# MEMORY\n\n## User Preferences\n- Use pnpm <!-- am:pref-1 -->\n- tabs\n")
+>>> [s.title for s in doc.sections]
+['User Preferences']
+>>> [(b.line, b.text, b.marker) for b in bullets(doc.section("User Preferences"))]
+[(4, 'Use pnpm', 'pref-1'), (5, 'tabs', None)]
+>>> render(doc) == "# MEMORY\n\n## User Preferences\n- Use pnpm <!-- am:pref-1 -->\n- tabs\n"
+True
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from dataclasses import dataclass, field
+
+__all__ = [
+    "Bullet",
+    "Document",
+    "Line",
+    "Section",
+    "bullets",
+    "fingerprint",
+    "marked",
+    "parse",
+    "render",
+    "unmarked",
+]
+
+HEADING = re.compile(r"^##[ \t]+(?P<title>.+?)[ \t]*#*[ \t]*$")
+BULLET = re.compile(r"^[ \t]{0,3}[-*][ \t]+(?P<body>.*?)[ \t]*$")
+MARKER = re.compile(r"[ \t]*<!--[ \t]*am:(?P<id>[A-Za-z0-9:_.-]+)[ \t]*-->[ \t]*$")
+FENCE = re.compile(r"^[ \t]{0,3}(```|~~~)")
+
+
+@dataclass(frozen=True)
+class Line:
+    """One line of a layer file: its number (1-based) and its text, without the newline."""
+
+    number: int
+    text: str
+
+
+@dataclass
+class Section:
+    """A ``## `` heading and the lines under it, up to the next ``## `` heading."""
+
+    title: str
+    heading: Line
+    body: list[Line] = field(default_factory=list)
+
+
+@dataclass
+class Document:
+    """A parsed layer file: the lines before the first section, then the sections."""
+
+    preamble: list[Line] = field(default_factory=list)
+    sections: list[Section] = field(default_factory=list)
+    trailing_newline: bool = True
+
+    def section(self, title: str) -> Section | None:
+        """Return the first section titled ``title`` (case and spacing as written), or None."""
+        return next((s for s in self.sections if s.title == title), None)
+
+
+@dataclass(frozen=True)
+class Bullet:
+    """One bullet of a section: its line number, visible text and marker (None: unmanaged)."""
+
+    line: int
+    text: str
+    marker: str | None
+    raw: str
+
+
+def parse(text: str) -> Document:
+    """Read ``text`` into a :class:`Document`; a ``##`` inside a code fence is not a heading."""
+    lines = text.split("\n") if text else []
+    trailing = text.endswith("\n")
+    if trailing:
+        lines.pop()
+    doc = Document(trailing_newline=trailing)
+    current: Section | None = None
+    fenced = False
+    for number, raw in enumerate(lines, start=1):
+        line = Line(number, raw)
+        if FENCE.match(raw):
+            fenced = not fenced
+        heading = None if fenced else HEADING.match(raw)
+        if heading:
+            current = Section(heading.group("title"), line)
+            doc.sections.append(current)
+        elif current is None:
+            doc.preamble.append(line)
+        else:
+            current.body.append(line)
+    return doc
+
+
+def render(doc: Document) -> str:
+    """Write a :class:`Document` back as text (the inverse of :func:`parse`)."""
+    out = [line.text for line in doc.preamble]
+    for section in doc.sections:
+        out.append(section.heading.text)
+        out.extend(line.text for line in section.body)
+    text = "\n".join(out)
+    return text + "\n" if doc.trailing_newline else text
+
+
+def bullets(section: Section | None) -> list[Bullet]:
+    """Return the bullets of ``section`` (none for None), markers split off their text."""
+    if section is None:
+        return []
+    found = []
+    fenced = False
+    for line in section.body:
+        if FENCE.match(line.text):
+            fenced = not fenced
+        match = None if fenced else BULLET.match(line.text)
+        if match:
+            body, marker = unmarked(match.group("body"))
+            found.append(Bullet(line.number, body, marker, line.text))
+    return found
+
+
+def unmarked(text: str) -> tuple[str, str | None]:
+    """Split a trailing ``<!-- am:ID -->`` off ``text``: (visible text, id or None).
+
+    >>> unmarked("Use pnpm <!-- am:pref-1 -->")
+    ('Use pnpm', 'pref-1')
+    >>> unmarked("no marker")
+    ('no marker', None)
+    """
+    match = MARKER.search(text)
+    if not match:
+        return text.rstrip(), None
+    return text[: match.start()].rstrip(), match.group("id")
+
+
+def marked(text: str, memory_id: str) -> str:
+    """Return the managed bullet line for ``text`` rendered from ``memory_id``.
+
+    >>> marked("Use pnpm", "pref-1")
+    '- Use pnpm <!-- am:pref-1 -->'
+    """
+    return f"- {text} <!-- am:{memory_id} -->"
+
+
+def fingerprint(text: str | bytes) -> str:
+    """Return a short digest of a file's content, which a writer compares before replacing it.
+
+    >>> fingerprint("a") == fingerprint(b"a") != fingerprint("b")
+    True
+    """
+    data = text.encode("utf-8") if isinstance(text, str) else text
+    return hashlib.blake2b(data, digest_size=12).hexdigest()
