@@ -15,7 +15,8 @@ model in between:
 - **Observations**: the preferences this session stated, the errors it saw again (an
   error memory seen more than once, seen in this session too), a command run at least
   :data:`PATTERN_RUNS` times.
-- **Notes**: what the user asked to remember (a context saved "asked to remember").
+- **Notes**: what the user asked to remember (a context this session kept from a
+  prompt: "asked to remember", or "a project fact").
 
 The transcript is read only after the last line the notes already hold of this session
 (:func:`artibot_memory.notes.daily.covered_lines`), so a resumed session, a checkpoint
@@ -60,7 +61,8 @@ MAX_FILES_NAMED = 6
 MAX_TESTS_NAMED = 3
 MAX_ERRORS_NAMED = 4
 DECISION_TAG = "decision"
-REMEMBERED = "asked to remember"
+# why a context was kept from a prompt: asked to remember it, or stated as a project fact
+REMEMBERED = frozenset({"asked to remember", "a project fact"})
 # programs (with their subcommand) that only look around: a session of these alone is routine
 ROUTINE = frozenset(
     (
@@ -233,7 +235,7 @@ def _memory_item(m: Memory, session_id: str) -> Item | None:
     made_here = m.source.session_id == session_id
     if m.type is MemoryType.CONTEXT and DECISION_TAG in m.tags and made_here:
         return Item(DECISIONS, m.created_at, _name(m.project), f"Decided: {text}", m.id)
-    if m.type is MemoryType.CONTEXT and m.why == REMEMBERED and made_here:
+    if m.type is MemoryType.CONTEXT and m.why in REMEMBERED and made_here:
         return Item(NOTES, m.created_at, _name(m.project), f"Remember: {text}", m.id)
     if m.type is MemoryType.PREFERENCE and made_here:
         said = "Preference detected" + (" (pending)" if m.state.value == "pending" else "")

@@ -233,15 +233,19 @@ def _covered_in(told: list[NoteBullet], key: str) -> int:
 
 
 def _add(doc: Document, title: str, lines: list[str]) -> None:
-    """Append ``lines`` to section ``title``, after its last non-blank line (or a new one)."""
-    if not lines:
-        return
+    """Append ``lines`` to section ``title``, after its last non-blank line.
+
+    A section the user deleted is put back at the end, with or without lines: the four
+    are always there.
+    """
     new = [Line(0, line) for line in lines]
     section = doc.section(title)
     if section is None:
         _end_with_blank(doc)
         doc.sections.append(Section(title, Line(0, f"## {title}"), new))
         doc.trailing_newline = True
+        return
+    if not new:
         return
     filled = [i for i, line in enumerate(section.body) if line.text.strip()]
     at = filled[-1] + 1 if filled else 0
