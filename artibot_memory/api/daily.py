@@ -88,7 +88,7 @@ def note_session(
     if covered and digest.path and covered >= digest.first_line:
         digest = read_transcript(digest.path, after_line=covered)
     items = session_items(digest, session_id, project) if digest.first_line else []
-    items += _memory_items(session_id, digest, home)
+    items += _memory_items(session_id, digest, project, home)
     return _write(home, items)
 
 
@@ -149,7 +149,7 @@ def _changed(changes: tuple[Mark, ...], here: _Here) -> list[Item]:
     items = []
     for group in _by_day(changes, here):
         parts = [
-            f"{verb} {_names([here_path(m.text, here.cwd) for m in group if m.kind == kind])}"
+            f"{verb} {_names([_here_path(m.text, here.cwd) for m in group if m.kind == kind])}"
             for verb, kind in (("Edited", "edited"), ("created", "created"))
             if any(m.kind == kind for m in group)
         ]
@@ -186,7 +186,7 @@ def _fix(error: FailedCommand, cwd: str) -> str:
     if not error.fixed:
         return "not fixed"
     if error.fix_files:
-        return "fixed by editing " + ", ".join(here_path(f, cwd) for f in error.fix_files[:3])
+        return "fixed by editing " + ", ".join(_here_path(f, cwd) for f in error.fix_files[:3])
     if error.fixed_by and error.fixed_by != error.command:
         return f"fixed by `{_said(error.fixed_by, 70)}`"
     return "fixed on retry"
@@ -215,11 +215,11 @@ def _decisions(marks: tuple[Mark, ...], here: _Here) -> list[Item]:
 # ---- what the stores say this session did
 
 
-def _memory_items(session_id: str, d: SessionDigest, home: Path) -> list[Item]:
+def _memory_items(session_id: str, d: SessionDigest, project: str | None, home: Path) -> list[Item]:
     """Return the items the session's memories give: decisions, observations, notes."""
     mine = [m for m in list_memories(home=home) if _touched(m, session_id)]
     items = [item for m in mine if (item := _memory_item(m, session_id)) is not None]
-    return items + _patterns(d, home)
+    return items + _patterns(d, session_id, project, home)
 
 
 def _touched(memory: Memory, session_id: str) -> bool:
@@ -246,7 +246,7 @@ def _memory_item(m: Memory, session_id: str) -> Item | None:
     return None
 
 
-def _patterns(d: SessionDigest, home: Path) -> list[Item]:
+def _patterns(d: SessionDigest, session_id: str, project: str | None, home: Path) -> list[Item]:
     """Return a line for each non-routine command run :data:`PATTERN_RUNS` times or more."""
     frequent = [
         (command, n)
@@ -256,14 +256,14 @@ def _patterns(d: SessionDigest, home: Path) -> list[Item]:
     if not frequent:
         return []
     known = {m.signature: m for m in list_memories(MemoryType.COMMAND, home=home)}
-    span = daily.session_source(d.session_id or "unknown", d.first_line, d.last_line)
+    span = daily.session_source(session_id, d.first_line, d.last_line)
     items = []
     for command, n in frequent:
         memory = known.get(command_signature(command))
         text = f"Ran `{_said(command, 70)}` {n} times"
         source = memory.id if memory else span
-        project = _name(memory.project if memory else None) if memory else _name(d.cwd or None)
-        items.append(Item(OBSERVATIONS, d.ended_at or clock.now(), project, text, source))
+        name = _name(memory.project if memory else project)
+        items.append(Item(OBSERVATIONS, d.ended_at or clock.now(), name, text, source))
     return items
 
 
@@ -300,7 +300,7 @@ def _names(paths: list[str]) -> str:
     return named + (f" (+{more} more)" if more > 0 else "")
 
 
-def here_path(path: str, cwd: str) -> str:
+def _here_path(path: str, cwd: str) -> str:
     """Return ``path`` relative to the session's folder when inside it, redacted."""
     prefix = cwd.rstrip("/") + "/"
     return _said(path[len(prefix) :] if cwd and path.startswith(prefix) else path, 120)
