@@ -373,3 +373,65 @@ def test_every_fixture_resumes_after_any_line(name: str) -> None:
     assert half.first_line > whole.last_line // 2
     assert half.last_line == whole.last_line
     assert all(m.line > whole.last_line // 2 for m in half.asks + half.changes)
+
+
+def test_a_checkpoint_then_more_work_then_the_end_adds_only_the_new_part(
+    tmp_path: Path, memory_home: Path
+) -> None:
+    t = Transcript(tmp_path / "s.jsonl")
+    a_working_session(t)
+    with freeze_time(at(30, 11)):
+        end(t, "PreCompact")
+    checkpoint = items_of(note(memory_home, date(2026, 11, 30)))
+    t.ask("bcrypt 대신 argon2로 하자", at(30, 11, 5))
+    t.edit(f"{CWD}/auth/hash.py", at(30, 11, 10))
+    with freeze_time(at(30, 12)):
+        end(t, "SessionEnd")
+    final = items_of(note(memory_home, date(2026, 11, 30)))
+    assert set(checkpoint) <= set(final)
+    new = [b for b in final if b not in checkpoint]
+    assert [b.text for b in new if b.text.startswith(("Asked", "Edited"))] == [
+        'Asked: "bcrypt 대신 argon2로 하자"',
+        "Edited auth/hash.py",
+    ]
+    decisions = note(memory_home, date(2026, 11, 30)).split("## Decisions")[1]
+    assert "bcrypt 대신 argon2로 하자 (session 1a2b3c4d:" in decisions
+    first_span = {b.source for b in checkpoint if b.text.startswith("Asked")}
+    assert all(b.source not in first_span for b in new)
+
+
+def test_an_error_and_its_fix_make_one_event(tmp_path: Path, memory_home: Path) -> None:
+    t = Transcript(tmp_path / "s.jsonl")
+    t.ask("run the app", at(30, 9))
+    t.bash(
+        "python app.py",
+        "Exit code 1\nModuleNotFoundError: No module named 'yaml'",
+        at(30, 9, 1),
+        error=True,
+    )
+    t.bash("pip install pyyaml", "ok", at(30, 9, 2))
+    t.bash("python app.py", "running", at(30, 9, 3))
+    with freeze_time(at(30, 10)):
+        end(t)
+    errors = [b for b in items_of(note(memory_home, date(2026, 11, 30))) if "Error" in b.text]
+    assert len(errors) == 1
+    assert errors[0].text.startswith("Error `python app.py` (ModuleNotFoundError")
+    assert "fixed" in errors[0].text
+    assert errors[0].source.startswith("session 1a2b3c4d:")
+    assert "-" not in errors[0].source
+
+
+def test_appends_from_two_threads_lose_nothing(memory_home: Path) -> None:
+    import threading  # noqa: PLC0415 - this test only
+
+    day = date(2026, 11, 30)
+    batches = [
+        [Item("Notes", at(30, 9), "shop", f"item {w}-{n}", f"ctx-{w}{n:09d}") for n in range(10)]
+        for w in range(2)
+    ]
+    threads = [threading.Thread(target=daily.append, args=(memory_home, day, b)) for b in batches]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert len(items_of(note(memory_home, day))) == 20
