@@ -21,6 +21,7 @@ from collections.abc import Callable
 from typing import Any
 
 from artibot_memory.api import memories
+from artibot_memory.api.daily import note_session
 from artibot_memory.api.ingest import IngestReport, Record, ingest_journal, refine_errors
 from artibot_memory.api.prune import prune
 from artibot_memory.capture.hooklog import log_failure, write_log
@@ -31,8 +32,8 @@ from artibot_memory.capture.prompts import (
     slash_command,
 )
 from artibot_memory.capture.summary import render_summary
-from artibot_memory.capture.transcript import read_transcript
-from artibot_memory.core.errors import StoreError
+from artibot_memory.capture.transcript import SessionDigest, read_transcript
+from artibot_memory.core.errors import ArtibotMemoryError, StoreError
 from artibot_memory.core.project import project_of
 from artibot_memory.core.redact import redact
 from artibot_memory.recall.context import refresh_start_cache, start_session
@@ -193,11 +194,12 @@ def save_summary(payload: Payload, event: str) -> None:
     if _summarised_lines(key) > digest.lines:
         return
     text = render_summary(digest, max_chars=SUMMARY_CHARS)
+    project = project_of(digest.cwd or _text(payload, "cwd"))
     memories.save(
         MemoryType.CONTEXT,
         text,
         key=key,
-        project=project_of(digest.cwd or _text(payload, "cwd")),
+        project=project,
         tags=["session-summary"] + ([f"branch:{digest.git_branch}"] if digest.git_branch else []),
         why="session summary",
         source=Source(channel=f"hook:{event}", session_id=session_id, path=digest.path),
@@ -208,6 +210,15 @@ def save_summary(payload: Payload, event: str) -> None:
             "transcript_lines": digest.lines,
         },
     )
+    _note_day(digest, session_id, project, event)
+
+
+def _note_day(digest: SessionDigest, session_id: str, project: str | None, event: str) -> None:
+    """Add what is new of the session to the daily notes; a failure there only is logged."""
+    try:
+        note_session(digest, session_id, project)
+    except (ArtibotMemoryError, OSError) as exc:
+        log_failure(f"{event}: daily note", exc)
 
 
 def _sighting(text: str) -> str:

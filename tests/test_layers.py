@@ -42,6 +42,7 @@ STDLIB_ONLY = {
     "artibot_memory.capture.journal",
     "artibot_memory.capture.hooklog",
     "artibot_memory.capture.prompts",
+    "artibot_memory.capture.decisions",
     "artibot_memory.capture.transcript",
     "artibot_memory.capture.pairing",
     "artibot_memory.recall.startcache",

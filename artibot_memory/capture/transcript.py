@@ -5,6 +5,11 @@ budget, so this module is fast (a 3 MB transcript digests in tens of millisecond
 (at most 50 MB read, lines over 4 MB skipped, every text trimmed, every list capped) and never
 raises on bad input: a missing, unreadable or non-regular path gives ``readable=False``.
 
+Each moment the daily note tells (a prompt, a file change, a test run, a failure, a stated
+decision) keeps its transcript line (1-based, as an editor shows it) and time, and
+``after_line`` reads only the lines after one already told: a transcript only grows, so a
+resumed session or a checkpoint followed by the end digests only what is new.
+
 >>> digest = read_transcript("/no/such/session.jsonl")
 >>> digest.readable, digest.prompts, digest.is_empty
 (False, (), True)
@@ -23,7 +28,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from artibot_memory.capture import pairing
+from artibot_memory.capture.decisions import find_decisions
 from artibot_memory.capture.pairing import Fix, Step
+from artibot_memory.capture.prompts import MACHINE_PROMPTS
 from artibot_memory.core.clock import parse_time
 from artibot_memory.text import trim
 from artibot_memory.text.change import change_of
@@ -39,7 +46,7 @@ try:  # orjson parses about three times faster; the bare-python3 fast path may l
 except ImportError:  # pragma: no cover - depends on the environment
     from json import loads as _loads  # type: ignore[assignment]
 
-__all__ = ["FailedCommand", "SessionDigest", "TestRun", "clip", "read_transcript"]
+__all__ = ["FailedCommand", "Mark", "SessionDigest", "TestRun", "clip", "read_transcript"]
 
 MAX_BYTES = 50 * 1024 * 1024
 MAX_LINE_BYTES = 4 * 1024 * 1024
@@ -47,6 +54,7 @@ TEXT_LIMIT = 200  # characters kept of any one text (prompt, command, error line
 MAX_ITEMS = 500  # entries kept per list or counter, so a runaway session stays small
 MAX_ERRORS = 200  # failed commands kept (the error store itself caps at 200)
 SAID_CHARS = 4_000  # of one text block of the assistant's, read for what fixed an error
+MAX_DECISIONS = 50  # decisions kept per session
 MAX_STEPS = 20_000  # commands, edits, words and prompts kept for pairing
 IDLE_GAP_SECONDS = 300.0  # gaps between rows longer than this are not "active" time
 _FILE_TOOLS = frozenset({"Write", "Edit", "MultiEdit", "NotebookEdit"})
@@ -107,6 +115,8 @@ class FailedCommand:
     ref: str = ""  # the tool call's id, as the hooks journaled it
     signature: str = ""  # of the error text (artibot_memory.text.signature)
     fix: Fix = field(default_factory=Fix)
+    line: int = field(default=0, compare=False)  # the failed call's result, in the transcript
+    at: datetime | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True)
@@ -122,6 +132,25 @@ class TestRun:
     command: str
     passed: bool | None
     summary: str = ""
+    line: int = field(default=0, compare=False)  # the run's result, in the transcript
+    at: datetime | None = field(default=None, compare=False)
+
+
+@dataclass(frozen=True)
+class Mark:
+    """One moment of a session the daily note tells: its transcript line, time and text.
+
+    ``kind`` says what it is where a list holds several: a change is ``created`` or
+    ``edited``, a decision was said by the ``user`` or the ``assistant``.
+
+    >>> Mark(12, None, "src/app.py", "edited").line
+    12
+    """
+
+    line: int
+    at: datetime | None
+    text: str
+    kind: str = ""
 
 
 @dataclass(frozen=True)
@@ -157,6 +186,11 @@ class SessionDigest:
     lines: int = 0
     skipped_lines: int = 0  # not JSON, not an object, over the line cap, or malformed
     truncated: bool = False  # the file was larger than the byte cap; only its start was read
+    first_line: int = 0  # the first and last transcript lines read (1-based; 0: none)
+    last_line: int = 0
+    asks: tuple[Mark, ...] = ()  # the user's own prompts (not Claude Code's machine prompts)
+    changes: tuple[Mark, ...] = ()  # each file's first change: created or edited
+    decisions: tuple[Mark, ...] = ()  # decisions stated (artibot_memory.capture.decisions)
 
     @property
     def is_empty(self) -> bool:
@@ -169,8 +203,12 @@ def read_transcript(
     *,
     max_bytes: int = MAX_BYTES,
     max_line_bytes: int = MAX_LINE_BYTES,
+    after_line: int = 0,
 ) -> SessionDigest:
     """Digest the transcript at ``path``; never raises for a bad path or bad content.
+
+    With ``after_line``, only the lines after it are digested (a tool call made before it
+    and answered after it is not seen).
 
     >>> read_transcript(None).readable
     False
@@ -184,8 +222,10 @@ def read_transcript(
             return SessionDigest(path=str(where))
         with where.open("rb") as handle:
             lines = _Lines(handle, max_bytes, max_line_bytes)
-            for line in lines:
-                parser.feed_line(line)
+            for number, line in lines:
+                if number > after_line:
+                    parser.line = number
+                    parser.feed_line(line)
     except (OSError, ValueError):  # ValueError: a NUL byte in the path
         return SessionDigest(path=str(where))
     parser.skipped += lines.skipped
@@ -200,19 +240,22 @@ class _Lines:
         self.handle, self.remaining, self.max_line = handle, max_bytes, max_line
         self.truncated = False
         self.skipped = 0
+        self.number = 0
 
-    def __iter__(self) -> Iterator[bytes]:
+    def __iter__(self) -> Iterator[tuple[int, bytes]]:
+        """Yield each line with its number in the file (a skipped line keeps its number)."""
         while self.remaining > 0:
             line = self.handle.readline(min(self.max_line + 1, self.remaining))
             if not line:
                 return
             self.remaining -= len(line)
+            self.number += 1
             if line.endswith(b"\n"):
-                yield line
+                yield self.number, line
             elif len(line) > self.max_line:
                 self._skip_rest()
             elif self.remaining > 0 or not self.handle.peek(1)[:1]:
-                yield line  # the last line, written without a newline
+                yield self.number, line  # the last line, written without a newline
         # past the cap: the partial line (if any) was dropped above, and more data remains
         self.truncated = bool(self.handle.peek(1)[:1]) if self.remaining <= 0 else False
 
@@ -246,6 +289,11 @@ class _Parser:
 
     def __init__(self) -> None:
         self.lines = self.skipped = self.denied = self.compactions = 0
+        self.line = self.first_line = self.last_line = 0  # the row being read; the span read
+        self.asks: list[Mark] = []
+        self.changes: list[Mark] = []
+        self.decisions: list[Mark] = []
+        self.failure_lines: dict[int, int] = {}  # step -> transcript line of the failure
         self.meta: dict[str, str] = {}
         self.stamps: list[float] = []
         self.prompts: list[str] = []
@@ -271,6 +319,8 @@ class _Parser:
         if not line.strip():
             return
         self.lines += 1
+        self.first_line = self.first_line or self.line
+        self.last_line = self.line
         row = _decode(line)
         if row is None or not self._feed_safely(row):
             self.skipped += 1
@@ -345,6 +395,9 @@ class _Parser:
             ("[Request interrupted", "This session is being continued")
         ):
             _append(self.prompts, _first_line(head))
+            if row.get("promptSource") not in MACHINE_PROMPTS:
+                _append(self.asks, self._mark(_first_line(head)))
+                self._decided(head, "user")
             self.last_slash = None
             self._step(Step(pairing.TURN, at=self.at))
             self.open_turn = False
@@ -381,10 +434,21 @@ class _Parser:
         for block in content if isinstance(content, list) else ():
             if isinstance(block, dict) and block.get("type") == "tool_use":
                 self._tool_use(block)
-            elif self.open_turn and isinstance(block, dict) and block.get("type") == "text":
-                said = _text(block.get("text"), SAID_CHARS)  # only after a failure: kept small
-                if said.strip():
+            elif isinstance(block, dict) and block.get("type") == "text":
+                said = _text(block.get("text"), SAID_CHARS)
+                self._decided(said, "assistant")
+                if self.open_turn and said.strip():  # only after a failure: kept small
                     self._step(Step(pairing.SAID, said, self.at))
+
+    def _mark(self, text: str, kind: str = "") -> Mark:
+        return Mark(self.line, parse_time(self.at), text, kind)
+
+    def _decided(self, text: str, speaker: str) -> None:
+        """Keep the decisions ``text`` states (:mod:`artibot_memory.capture.decisions`)."""
+        if len(self.decisions) >= MAX_DECISIONS:
+            return
+        for found in find_decisions(text, assistant=speaker == "assistant"):
+            self.decisions.append(self._mark(clip(found), speaker))
 
     def _tool_use(self, block: dict[str, Any]) -> None:
         tool_id, name = block.get("id"), block.get("name")
@@ -442,7 +506,7 @@ class _Parser:
             )
             if task:
                 self.background[task] = len(self.tests)
-            _append(self.tests, [use.command, passed, summary])
+            _append(self.tests, [use.command, passed, summary, self.line, parse_time(self.at)])
             ok = passed if not failed else False
         self._ran(use, text if failed else "", ok=ok)
 
@@ -451,6 +515,7 @@ class _Parser:
         code, head = _error_head(error) if error else (None, "")
         if ok is False and head:
             self.failures[len(self.steps)] = (head, code)
+            self.failure_lines[len(self.steps)] = self.line
             self.open_turn = True
             kind, keys, signature = pairing.FAILED, use.attempt, error_signature(error[:10_000])
         elif ok:
@@ -482,6 +547,7 @@ class _Parser:
             self.file_kind[use.path] = _file_kind(
                 use.name, _text(result.get("type"), 20), seen=seen
             )
+            self.changes.append(self._mark(use.path, self.file_kind[use.path]))
         self.read_paths.add(use.path)
         change = change_of(use.name, use.given, result) if self.failures else ""
         self._step(Step(pairing.EDITED, use.path, self.at, use.ref, change=change))
@@ -489,7 +555,14 @@ class _Parser:
     def _errors(self) -> tuple[FailedCommand, ...]:
         """Each failed command with its fix (capture.pairing, the rule ingest pairs by)."""
         paired = pairing.pair(self.steps, limit=MAX_ERRORS)
-        return tuple(_failed(self.steps[at], self.failures[at], fix) for at, fix in paired)
+        return tuple(
+            replace(
+                _failed(self.steps[at], self.failures[at], fix),
+                line=self.failure_lines.get(at, 0),
+                at=parse_time(self.steps[at].at),
+            )
+            for at, fix in paired
+        )
 
     def count_subagent_files(self, transcript: Path) -> None:
         """Add subagents from ``<session>/subagents/agent-<id>.jsonl``; lists names, reads none."""
@@ -535,6 +608,11 @@ class _Parser:
             lines=self.lines,
             skipped_lines=self.skipped,
             truncated=truncated,
+            first_line=self.first_line,
+            last_line=self.last_line,
+            asks=tuple(self.asks),
+            changes=tuple(self.changes),
+            decisions=tuple(self.decisions),
         )
 
 

@@ -242,6 +242,12 @@ def _add_save(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -
         help="how far it applies (default: project when it has one, else global)",
     )
     save.add_argument("--fix", help="with an error: what resolved it (offered when it recurs)")
+    save.add_argument(
+        "--note",
+        action="store_true",
+        help="also write it in today's daily note, under Notes (a save tagged decision "
+        "goes under Decisions anyway)",
+    )
     _json_flag(save, "the stored record")
 
 

@@ -51,9 +51,19 @@ def cmd_save(args: argparse.Namespace) -> Output:
     )
     verb = "merged into" if saved.count > 1 else "saved"
     where = f", {display_name(saved.project)}" if saved.project else ", global"
-    return Output(
-        brief(saved), [f"{verb} {saved.id} ({saved.type.value}{where}, seen {saved.count}×)"]
-    )
+    lines = [f"{verb} {saved.id} ({saved.type.value}{where}, seen {saved.count}×)"]
+    return Output(brief(saved), lines + _noted(saved, note=bool(getattr(args, "note", False))))
+
+
+def _noted(saved: Memory, *, note: bool) -> list[str]:
+    """Write a decision, or a save with ``--note``, in today's daily note; say where."""
+    from artibot_memory.api.daily import DECISIONS, NOTES, note_memory  # noqa: PLC0415 - noted only
+
+    section = DECISIONS if "decision" in saved.tags else NOTES if note else None
+    if section is None:
+        return []
+    written = note_memory(saved, section)
+    return [f"noted in daily/{written[0].day.isoformat()}.md ({section})"] if written else []
 
 
 def cmd_forget(args: argparse.Namespace) -> Output:
