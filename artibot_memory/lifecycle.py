@@ -23,6 +23,7 @@ from typing import Any
 from artibot_memory.api import memories
 from artibot_memory.api.ingest import IngestReport, Record, ingest_journal, refine_errors
 from artibot_memory.api.prune import prune
+from artibot_memory.api.semantic import refresh as refresh_semantic
 from artibot_memory.capture.hooklog import log_failure, write_log
 from artibot_memory.capture.prompts import (
     MACHINE_PROMPTS,
@@ -32,7 +33,7 @@ from artibot_memory.capture.prompts import (
 )
 from artibot_memory.capture.summary import render_summary
 from artibot_memory.capture.transcript import read_transcript
-from artibot_memory.core.errors import StoreError
+from artibot_memory.core.errors import ArtibotMemoryError, StoreError
 from artibot_memory.core.project import project_of
 from artibot_memory.core.redact import redact
 from artibot_memory.recall.context import refresh_start_cache, start_session
@@ -84,7 +85,21 @@ def ingest(*, then_prune: bool = False) -> IngestReport:
     touched = {project_of(_text(r, "cwd")) for r in report.deferred if r.get("event") in REFRESHED}
     for project in touched:
         refresh_start_cache(project)
+    if report.records:
+        refresh_memory_md()
     return report
+
+
+def refresh_memory_md() -> None:
+    """Apply the user's edits of MEMORY.md and render it again; a failure is only logged.
+
+    Called once the stores are written (after an ingest that read records, after a session
+    summary): what is stored is kept whatever happens to the file.
+    """
+    try:
+        refresh_semantic()
+    except (ArtibotMemoryError, OSError) as exc:
+        log_failure("MEMORY.md", exc)
 
 
 def process_deferred(record: Record) -> None:
@@ -134,6 +149,8 @@ def keep_prompt(payload: Payload) -> None:
 
 
 def _is_local(found: Detected) -> bool:
+    if found.scope == Scope.PERSON.value:
+        return False  # a person is known across projects
     return found.kind == MemoryType.CONTEXT.value or found.scope == Scope.PROJECT.value
 
 
@@ -146,8 +163,9 @@ def _remembered(
         MemoryType(found.kind),
         found.text,
         key=found.key,
+        tags=found.tags,
         project=project if local else None,
-        scope=Scope.PROJECT if local else Scope.GLOBAL,
+        scope=Scope.PROJECT if local else Scope(found.scope),
         state=State(found.strength),
         confidence=CONFIDENCE.get(found.why, 0.5),
         why=found.why,
@@ -208,6 +226,7 @@ def save_summary(payload: Payload, event: str) -> None:
             "transcript_lines": digest.lines,
         },
     )
+    refresh_memory_md()
 
 
 def _sighting(text: str) -> str:
