@@ -88,16 +88,20 @@ def _render_once(path: Path, home: Path, report: Report, adopted: dict[str, str]
     seen = read_file(path)
     state = FileState.load(home)
     text = seen
-    if seen is not None and markdown.fingerprint(seen) != state.fingerprint:
-        text = apply_edits(seen, state, home, report, adopted)
     lines = semantic.lines_for(_records(home), clock.now())
+    if seen is not None and markdown.fingerprint(seen) != state.fingerprint:
+        shown = {line.memory_id for line in lines}
+        text = apply_edits(seen, state, home, report, adopted, shown=shown)
+        lines = semantic.lines_for(_records(home), clock.now())
     rendered = memory_md.merge(text, lines)
     if read_before_replace(path) != seen:
         return False  # the user saved meanwhile: their version wins, read it again
     if rendered != seen:
         disk.write_text(path, rendered)
         report.written = True
-    FileState.of(read_file(path) or "", lines).save(home)
+    written = FileState.of(read_file(path) or "", lines)
+    if written != state:
+        written.save(home)
     return True
 
 
@@ -120,12 +124,21 @@ def _records(home: Path) -> list[Memory]:
 
 
 def apply_edits(
-    text: str, state: FileState, home: Path, report: Report, adopted: dict[str, str] | None = None
+    text: str,
+    state: FileState,
+    home: Path,
+    report: Report,
+    adopted: dict[str, str] | None = None,
+    *,
+    shown: set[str] | None = None,
 ) -> str:
     """Apply the edits of ``text`` since ``state``; return it with added lines marked.
 
     ``adopted`` (normalised text → id) carries the lines already added by an earlier attempt
-    of the same refresh, so a line is not saved twice.
+    of the same refresh, so a line is not saved twice. A line missing from the file is a
+    deletion only when its memory is still one the stores would show (``shown``; None: all):
+    a line the renderer itself took out (its memory went stale, fell out of the newest), in
+    a render whose state a crash did not let it save, forgets nothing.
     """
     adopted = {} if adopted is None else adopted
     marks: dict[int, str] = {}
@@ -137,7 +150,7 @@ def apply_edits(
             report.added += [] if memory_id in report.added else [memory_id]
         elif edit.kind == "changed" and _change(edit, home):
             report.updated.append(str(edit.memory_id))
-        elif edit.kind == "deleted":
+        elif edit.kind == "deleted" and (shown is None or edit.memory_id in shown):
             report.forgotten += _forget(edit, home)
     return memory_md.adopt(text, marks)
 
@@ -152,7 +165,7 @@ def _add(edit: Edit, home: Path) -> Memory:
     draft.tags = [*draft.tags, semantic.PINNED]
     stored = memories.save_many([draft], home=home)[0]
     if stored.state is not State.ACTIVE:  # it repeats a stale or pending one: restated
-        _update(stored.id, home, lambda m: setattr(m, "state", State.ACTIVE))
+        update(stored.id, lambda m: setattr(m, "state", State.ACTIVE), home=home)
     return stored
 
 
@@ -208,14 +221,14 @@ def _change(edit: Edit, home: Path) -> bool:
         return False
     if edit.before.get("parts") is None:  # a derived line: the user's wording is kept
         wording = redact(edit.text)
-        return _update(memory.id, home, lambda m: _set_override(m, wording))
+        return update(memory.id, lambda m: _set_override(m, wording), home=home)
     text = memory_md.new_core(edit)
     if not text or normalize_text(text) == normalize_text(memory.text):
         return False
     if memory.type is MemoryType.PREFERENCE:
         return _supersede(memory, text, edit, home)
     cleaned = memories.clean_text(text)
-    return _update(memory.id, home, lambda m: _set_text(m, cleaned))
+    return update(memory.id, lambda m: _set_text(m, cleaned), home=home)
 
 
 def _set_override(memory: Memory, wording: str) -> None:
@@ -275,8 +288,15 @@ def _find(memory_id: str, home: Path) -> Memory | None:
         return None
 
 
-def _update(memory_id: str, home: Path, change: Callable[[Memory], None]) -> bool:
-    """Change one memory in place under its store's lock (like every writer); True if found."""
+def update(
+    memory_id: str, change: Callable[[Memory], None], *, home: Path | None = None
+) -> bool:
+    """Change one memory in place under its store's lock (like every writer); True if found.
+
+    ``change`` edits the record (its text, state, details); the store is written atomically
+    and the search index kept in step, as by every write. MEMORY.md is not rendered here:
+    a caller that changed what it shows runs :func:`refresh`.
+    """
     for spec in specs_for_id(memory_id):
         store = Store(spec, home)
         if not any(m.id == memory_id for m in store.load()):

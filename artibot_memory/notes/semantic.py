@@ -336,7 +336,7 @@ def _tool_line(
             if _kind_of(tool) == kind:
                 runs[tool] = runs.get(tool, 0) + memory.count
                 sources[memory.id] = memory
-    tools = sorted((t for t in runs if runs[t] >= MIN_RUNS), key=lambda t: -runs[t])[:8]
+    tools = sorted((t for t in runs if runs[t] >= MIN_RUNS), key=lambda t: (-runs[t], t))[:8]
     ranked = sorted(sources.values(), key=lambda m: -m.count)
     owners = sorted(ranked, key=lambda m: (_kind_of(_primary(m.text)) != kind, -m.count))
     owner = next((m for m in owners if m.id not in used), None)
