@@ -288,9 +288,7 @@ def _find(memory_id: str, home: Path) -> Memory | None:
         return None
 
 
-def update(
-    memory_id: str, change: Callable[[Memory], None], *, home: Path | None = None
-) -> bool:
+def update(memory_id: str, change: Callable[[Memory], None], *, home: Path | None = None) -> bool:
     """Change one memory in place under its store's lock (like every writer); True if found.
 
     ``change`` edits the record (its text, state, details); the store is written atomically

@@ -116,13 +116,16 @@ def section_of(memory: Memory) -> str:
 def lines_for(memories: Iterable[Memory], now: datetime) -> list[Line]:
     """Return every managed line of MEMORY.md, section by section, in their order."""
     kept = [m for m in memories if not m.is_expired(now)]
-    live = [m for m in kept if is_live(m)]
+    by_section: dict[str, list[Memory]] = {title: [] for title in SECTIONS}
+    for memory in kept:
+        if is_live(memory):
+            by_section[section_of(memory)].append(memory)
     return [
-        *_preferences(live),
-        *_projects(live),
-        *_people(live),
-        *_environment(live),
-        *_lessons(live, kept),
+        *_preferences(by_section[PREFERENCES]),
+        *_projects(by_section[PROJECTS]),
+        *_people(by_section[PEOPLE]),
+        *_environment(by_section[ENVIRONMENT], by_section[PREFERENCES]),
+        *_lessons(by_section[LESSONS], kept),
     ]
 
 
@@ -167,7 +170,7 @@ def _derived(
 
 
 def _preferences(live: list[Memory]) -> list[Line]:
-    chosen = _limited((m for m in live if section_of(m) == PREFERENCES), MAX_PER_SECTION)
+    chosen = _limited(live, MAX_PER_SECTION)
     chosen.sort(key=lambda m: (m.project is not None, display_name(m.project) if m.project else ""))
     return [_plain(PREFERENCES, m, *_preference_parts(m)) for m in chosen]
 
@@ -181,7 +184,7 @@ def _preference_parts(memory: Memory) -> tuple[str, str]:
 
 
 def _projects(live: list[Memory]) -> list[Line]:
-    contexts = [m for m in live if section_of(m) == PROJECTS]
+    contexts = live
     by_project: dict[str | None, list[Memory]] = {}
     for memory in contexts:
         by_project.setdefault(memory.project, []).append(memory)
@@ -248,7 +251,7 @@ def local_date(moment: datetime) -> str:
 
 
 def _people(live: list[Memory]) -> list[Line]:
-    chosen = _limited((m for m in live if section_of(m) == PEOPLE), MAX_PER_SECTION)
+    chosen = _limited(live, MAX_PER_SECTION)
     return [_plain(PEOPLE, m) for m in chosen]
 
 
@@ -292,19 +295,19 @@ def tools_of(command: str) -> list[str]:
     >>> tools_of("cd app && uv run pytest -q && python3.12 -m pip install x")
     ['uv', 'pytest', 'python 3.12', 'pip']
     """
-    found = []
-    for statement in CommandLine(command).statements:
+    return _read_tools(command)[0]
+
+
+def _read_tools(command: str) -> tuple[list[str], str]:
+    """Return a line's tools and the program it is about (its last statement that matters)."""
+    found: list[str] = []
+    statements = CommandLine(command).statements
+    for statement in statements:
         for name in (*statement.runners, statement.program):
             match = _VERSIONED.match(name)
             tool = f"{match['tool']} {match['version']}" if match else name
             found += [] if tool in found else [tool]
-    return found
-
-
-def _primary(command: str) -> str:
-    """Return the program a command line is about (its last statement that matters)."""
-    found = CommandLine(command).statements
-    return found[-1].program if found else ""
+    return found, statements[-1].program if statements else ""
 
 
 def _kind_of(tool: str) -> str | None:
@@ -312,37 +315,47 @@ def _kind_of(tool: str) -> str | None:
     return next((kind for kind, names in TOOL_KINDS if base in names), None)
 
 
-def _environment(live: list[Memory]) -> list[Line]:
-    facts = [m for m in live if section_of(m) == ENVIRONMENT and m.type is not MemoryType.COMMAND]
+@dataclass(frozen=True)
+class _Run:
+    """A command memory read once: its tools by kind, and the kind it is about."""
+
+    memory: Memory
+    tools: tuple[tuple[str, str | None], ...]
+    kind: str | None
+
+
+def _environment(live: list[Memory], preferences: list[Memory]) -> list[Line]:
+    facts = [m for m in live if m.type is not MemoryType.COMMAND]
     lines = [_plain(ENVIRONMENT, m) for m in _limited(facts, MAX_PER_SECTION)]
-    commands = [m for m in live if m.type is MemoryType.COMMAND]
-    preferred = _preferred_tools(live)
+    runs = []
+    for memory in (m for m in live if m.type is MemoryType.COMMAND):
+        tools, primary = _read_tools(memory.text)
+        runs.append(_Run(memory, tuple((t, _kind_of(t)) for t in tools), _kind_of(primary)))
+    preferred = _preferred_tools(preferences)
     used: set[str] = set()
     for kind, _names in TOOL_KINDS:
-        line = _tool_line(kind, commands, preferred, used)
+        line = _tool_line(kind, runs, preferred, used)
         if line is not None:
             lines.append(line)
             used.add(line.memory_id)
     return lines
 
 
-def _tool_line(
-    kind: str, commands: list[Memory], preferred: set[str], used: set[str]
-) -> Line | None:
-    runs: dict[str, int] = {}
-    sources: dict[str, Memory] = {}
-    for memory in commands:
-        for tool in tools_of(memory.text):
-            if _kind_of(tool) == kind:
-                runs[tool] = runs.get(tool, 0) + memory.count
-                sources[memory.id] = memory
-    tools = sorted((t for t in runs if runs[t] >= MIN_RUNS), key=lambda t: (-runs[t], t))[:8]
-    ranked = sorted(sources.values(), key=lambda m: -m.count)
-    owners = sorted(ranked, key=lambda m: (_kind_of(_primary(m.text)) != kind, -m.count))
-    owner = next((m for m in owners if m.id not in used), None)
+def _tool_line(kind: str, runs: list[_Run], preferred: set[str], used: set[str]) -> Line | None:
+    counts: dict[str, int] = {}
+    sources: dict[str, _Run] = {}
+    for run in runs:
+        for tool, tool_kind in run.tools:
+            if tool_kind == kind:
+                counts[tool] = counts.get(tool, 0) + run.memory.count
+                sources[run.memory.id] = run
+    tools = sorted((t for t in counts if counts[t] >= MIN_RUNS), key=lambda t: (-counts[t], t))
+    owners = sorted(sources.values(), key=lambda r: (r.kind != kind, -r.memory.count))
+    owner = next((r.memory for r in owners if r.memory.id not in used), None)
     if not tools or owner is None:
         return None
-    names = [_tool_name(tool, preferred) for tool in tools]
+    names = [_tool_name(tool, preferred) for tool in tools[:8]]
+    ranked = sorted((r.memory for r in sources.values()), key=lambda m: -m.count)
     total = sum(m.count for m in ranked)
     text = f"{kind}: {', '.join(names)} (seen in {total} commands)"
     return _derived(ENVIRONMENT, owner, text, [m.id for m in ranked])
@@ -358,8 +371,7 @@ def _preferred_tools(live: list[Memory]) -> set[str]:
     """Return the tool each tool preference names first ("Use pnpm, not npm": pnpm)."""
     found = set()
     for memory in live:
-        key = memory.key or subject_key(memory.text)
-        if memory.type is MemoryType.PREFERENCE and key in TOOL_KEYS:
+        if (memory.key or subject_key(memory.text)) in TOOL_KEYS:
             words = re.findall(r"[\w.+-]+", memory.text.lower())
             tool = next((w for w in words if _kind_of(w) is not None), None)
             found |= {tool} if tool else set()
@@ -370,7 +382,7 @@ def _preferred_tools(live: list[Memory]) -> set[str]:
 
 
 def _lessons(live: list[Memory], kept: list[Memory]) -> list[Line]:
-    facts = [m for m in live if section_of(m) == LESSONS and m.type is MemoryType.CONTEXT]
+    facts = [m for m in live if m.type is not MemoryType.ERROR]
     errors = [
         m
         for m in live
@@ -380,7 +392,7 @@ def _lessons(live: list[Memory], kept: list[Memory]) -> list[Line]:
     lines = [_plain(LESSONS, m) for m in _limited(facts, MAX_PER_SECTION)]
     chosen = _limited({m.id: m for m in [*errors, *pinned_errors]}.values(), MAX_PER_SECTION)
     lines += [_derived(LESSONS, m, lesson_of(m)) for m in chosen]
-    return lines + _reversals(live, kept)
+    return lines + _reversals(kept)
 
 
 def lesson_of(error: Memory) -> str:
@@ -393,10 +405,11 @@ def lesson_of(error: Memory) -> str:
     return f"{clip(head, 90)}{fix} (seen {error.count} times)"
 
 
-def _reversals(live: list[Memory], kept: list[Memory]) -> list[Line]:
+def _reversals(kept: list[Memory]) -> list[Line]:
     by_id = {m.id: m for m in kept}
+    successors = [m for m in kept if "supersedes" in m.details and is_live(m)]
     found = []
-    for successor in sorted(live, key=lambda m: m.updated_at, reverse=True):
+    for successor in sorted(successors, key=lambda m: m.updated_at, reverse=True):
         old = by_id.get(str(successor.details.get("supersedes") or ""))
         if old is not None and old.state is State.SUPERSEDED:
             text = f"Changed: was {clip(old.text, 70)}, now {clip(successor.text, 70)}"
