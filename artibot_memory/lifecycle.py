@@ -33,7 +33,7 @@ from artibot_memory.capture.prompts import (
 )
 from artibot_memory.capture.summary import render_summary
 from artibot_memory.capture.transcript import read_transcript
-from artibot_memory.core.errors import ArtibotMemoryError, StoreError
+from artibot_memory.core.errors import StoreError
 from artibot_memory.core.project import project_of
 from artibot_memory.core.redact import redact
 from artibot_memory.recall.context import refresh_start_cache, start_session
@@ -98,7 +98,7 @@ def refresh_memory_md() -> None:
     """
     try:
         refresh_semantic()
-    except (ArtibotMemoryError, OSError) as exc:
+    except Exception as exc:  # noqa: BLE001 - the file must never cost a session its memories
         log_failure("MEMORY.md", exc)
 
 

@@ -65,8 +65,8 @@ _ANCHORS = tuple(
         "|stored|port|hosted|기억|잊지|명심|메모|앞으로|이제부터|지금부터|다음부터|항상|언제나"
         "|늘|매번|무조건|절대|반드시|기본적|경우에도|계속|선호|좋|편|나아|낫|싫|별로|주로|보통"
         "|평소|대체로|배포|포트|호스팅|에 있|에있|에 들|에들"
-        "|own|maintain|lead|responsible|in charge|ask|check with|talk to|consult| is our "
-        "|담당|물어|에게|한테|께"
+        "|owns |maintains | leads |responsible|in charge| is our | is the | ask |check with"
+        "|talk to|consult|담당|책임|관리자|오너|전에"
     ).split("|")
 )
 
@@ -306,9 +306,9 @@ _HERE = _Lazy(
 
 # --- people ---------------------------------------------------------------------------
 _NAME = r"[A-Z][a-z]+(?:[ -][A-Z][a-z]+)?"  # "Sara", "Tom Lee": a name is capitalised
-_ROLE = (
-    r"(?:\w+\s+){0,2}(?:lead|manager|pm|designer|engineer|developer|owner|maintainer|contact"
-    r"|reviewer|admin|administrator|cto|ceo|architect|sre|qa|tester|expert|point\s+person|go-to)s?"
+_ROLE = (  # case-blind: "the PM", "our SRE"
+    r"(?i:(?:\w+\s+){0,2}(?:lead|manager|pm|designer|engineer|developer|owner|maintainer|contact"
+    r"|reviewer|admin|administrator|cto|ceo|architect|sre|qa|tester|expert|point\s+person|go-to)s?)"
 )
 _PERSON = _Lazy(
     rf"^(?P<owner>{_NAME})\s+(?:owns|maintains|leads|is\s+responsible\s+for|is\s+in\s+charge\s+of)\s+\S"
@@ -323,6 +323,7 @@ _KO_PERSON = _Lazy(
 )
 _NOT_A_PERSON = frozenset(
     "it this that the he she they we you i everyone everybody nobody someone somebody who team"
+    " claude copilot chatgpt gpt gemini"
     " 나 저 너 우리 팀 누구 당신 제가 내가".split()
 )
 
@@ -388,7 +389,7 @@ def may_hold(prompt: str) -> bool:
     >>> may_hold("Fix the failing test in checkout"), may_hold("Always use pnpm")
     (False, True)
     """
-    low = prompt[:MAX_PROMPT_CHARS].lower()
+    low = " " + prompt[:MAX_PROMPT_CHARS].lower()  # " ask " opens a prompt too
     return any(anchor in low for anchor in _ANCHORS)
 
 

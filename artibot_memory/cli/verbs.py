@@ -233,11 +233,10 @@ def after_write(verb: str, output: Output) -> Output:
         return output
     from artibot_memory.api.semantic import refresh  # noqa: PLC0415 - the writers' verbs only
     from artibot_memory.capture.hooklog import log_failure  # noqa: PLC0415
-    from artibot_memory.core.errors import ArtibotMemoryError  # noqa: PLC0415
 
     try:
         refresh()
-    except (ArtibotMemoryError, OSError) as exc:
+    except Exception as exc:  # noqa: BLE001 - the verb's write is done; the file can wait
         log_failure(f"MEMORY.md after {verb}", exc)
     return output
 
