@@ -13,6 +13,8 @@ from pathlib import Path
 
 import pytest
 from freezegun import freeze_time
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from artibot_memory.api import memories, semantic
 from artibot_memory.capture.prompts import detect_preferences, person_of
@@ -20,7 +22,7 @@ from artibot_memory.cli.app import main
 from artibot_memory.core.errors import UsageError
 from artibot_memory.lifecycle import handle
 from artibot_memory.notes import memory_md
-from artibot_memory.notes.semantic import SECTIONS, tools_of
+from artibot_memory.notes.semantic import SECTIONS, Line, tools_of
 from artibot_memory.store.model import Memory, Scope, Source, State
 from artibot_memory.text import markdown
 
@@ -657,3 +659,49 @@ def test_the_state_file_remembers_what_was_written(stocked: Path) -> None:
     assert state.lines[person]["text"] == "Sara owns the billing service"
     assert state.groups["shop"] == SHOP
     assert os.stat(stocked / "cache" / "memory-md.json").st_mode & 0o077 == 0
+
+
+# ---- the merge, on any text
+
+
+def memory_md_line(section: str, group: str | None, memory_id: str, text: str) -> Line:
+    return Line(section, group, memory_id, text, None, (memory_id,))
+
+
+_LINES = st.sampled_from(
+    [
+        "",
+        "# MEMORY",
+        "## User Preferences",
+        "## Project Context",
+        "### shop",
+        "## Lessons Learned",
+        "## Mine",
+        "- a bullet",
+        "* another",
+        "```",
+        "prose",
+        "<!-- a comment -->",
+        "- Use pnpm <!-- am:pref-1 -->",
+    ]
+)
+_WANTED = [
+    memory_md_line("User Preferences", None, "pref-1", "Use pnpm (package-manager)"),
+    memory_md_line("Project Context", "shop", "ctx-1", "Decided: v2"),
+    memory_md_line("Lessons Learned", None, "err-1", "npm test — fixed (seen 2 times)"),
+]
+
+
+@settings(deadline=None)
+@given(st.lists(_LINES, max_size=25), st.booleans())
+def test_the_merge_keeps_every_unmanaged_line_in_order_and_is_idempotent(
+    lines: list[str], trailing: bool
+) -> None:
+    original = "\n".join(lines) + ("\n" if trailing else "")
+    merged = memory_md.merge(original, _WANTED)
+    kept = [line for line in original.split("\n") if markdown.unmarked(line)[1] is None]
+    out = iter(merged.split("\n"))
+    assert all(any(line == seen for seen in out) for line in kept)  # a subsequence
+    assert memory_md.merge(merged, _WANTED) == merged
+    inside = [b.marker for _s, _g, b in memory_md.managed(markdown.parse(merged)) if b.marker]
+    assert sorted(inside) == ["ctx-1", "err-1", "pref-1"]  # once each in our sections

@@ -138,7 +138,7 @@ def _rewrite_managed(out: _Text, wanted: dict[str, Line]) -> None:
         elif bullet.text != line.text:
             out.lines[bullet.line - 1] = markdown.marked(line.text, line.memory_id)
         seen.add(bullet.marker)
-    for index in reversed(doomed):
+    for index in sorted(doomed, reverse=True):
         del out.lines[index]
 
 
@@ -150,8 +150,14 @@ def _ensure_sections(out: _Text) -> None:
         before = [doc.section(t) for t in SECTIONS[:at]]
         previous = next((s for s in reversed(before) if s is not None), None)
         index = _section_end(previous) if previous else _before_next(out, doc, at)
-        new = ["" if index and out.lines[index - 1].strip() else None, f"## {title}", ""]
+        fence = "```" if _inside_fence(out.lines[:index]) else None  # else it hides the heading
+        new = [fence, "" if index and out.lines[index - 1].strip() else None, f"## {title}", ""]
         out.insert(index, [line for line in new if line is not None])
+
+
+def _inside_fence(lines: Sequence[str]) -> bool:
+    """Tell whether a code fence these lines open is left open (an unfinished file)."""
+    return sum(1 for line in lines if markdown.FENCE.match(line)) % 2 == 1
 
 
 def _section_end(section: markdown.Section) -> int:
@@ -178,6 +184,8 @@ def _insert_line(out: _Text, line: Line, lines: Sequence[Line]) -> None:
         marked = [b.line for b in bullets if b.marker]
         filled = [x.number for x in body if x.text.strip()]
         index = (marked or filled or [heading.number])[-1]
+    if _inside_fence(out.lines[:index]):  # after an unclosed fence: before it, or it is code
+        index = max(i for i in range(index) if markdown.FENCE.match(out.lines[i]))
     out.insert(index, [markdown.marked(line.text, line.memory_id)])
 
 
