@@ -311,6 +311,16 @@ def test_changing_a_preference_supersedes_the_old_value(stocked: Path) -> None:
     assert old not in "\n".join(section_lines(stocked, "User Preferences"))
 
 
+def test_a_project_preference_added_by_name_supersedes_that_projects_value(stocked: Path) -> None:
+    old = marker_of(stocked, "[shop] Use tabs here (indentation)")
+    added_line = "- [shop] Use 4 spaces (indentation)"
+    edit_file(stocked, "## User Preferences\n", f"## User Preferences\n{added_line}\n")
+    [added] = semantic.refresh().added
+    assert (memories.get(added).project, memories.get(added).key) == (SHOP, "indentation")
+    assert memories.get(old).state is State.SUPERSEDED
+    assert "[shop] Use 4 spaces (indentation)" in section_lines(stocked, "User Preferences")
+
+
 def test_changing_a_context_replaces_its_text_in_place(stocked: Path) -> None:
     fact = marker_of(stocked, "the staging database is reset every Sunday")
     edit_file(stocked, "reset every Sunday", "reset every Saturday night")

@@ -172,13 +172,13 @@ def _add(edit: Edit, home: Path) -> Memory:
 def _draft(edit: Edit) -> memories.Draft:
     text, source = edit.text, _source(edit)
     if edit.section == semantic.PREFERENCES:
-        project, text = _leading_project(text)
+        named, text = _leading_project(text)
         key, text = _trailing_key(text)
         return memories.Draft(
             MemoryType.PREFERENCE,
             text,
             key=key or subject_key(text),
-            project=project,
+            project=edit.project if named else None,
             source=source,
         )
     if edit.section == semantic.PEOPLE:

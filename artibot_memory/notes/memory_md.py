@@ -21,7 +21,8 @@ from typing import Any
 
 from artibot_memory.core import disk
 from artibot_memory.core.paths import ensure_private_dir
-from artibot_memory.notes.semantic import HEADER, SECTIONS, Line
+from artibot_memory.core.project import display_name
+from artibot_memory.notes.semantic import HEADER, PREFERENCES, PROJECTS, SECTIONS, Line
 from artibot_memory.text import markdown
 
 STATE_FILE = ("cache", "memory-md.json")
@@ -61,7 +62,7 @@ class FileState:
                 }
                 for line in lines
             },
-            {line.group: line.project for line in lines if line.group is not None},
+            {display_name(line.project): line.project for line in lines if line.project},
         )
 
     def save(self, home: Path) -> None:
@@ -234,7 +235,8 @@ def edits(text: str, state: FileState) -> list[Edit]:
     for section, group, bullet in managed(doc):
         if bullet.marker is None:
             if bullet.text.strip():
-                project = state.groups.get(group, group) if group else None
+                name = _named_project(section, group, bullet.text)
+                project = state.groups.get(name, name) if name else None
                 found.append(Edit("added", section, bullet.text, bullet.line, project=project))
             continue
         before = state.lines.get(bullet.marker)
@@ -257,6 +259,15 @@ def edits(text: str, state: FileState) -> list[Edit]:
             if memory_id not in everywhere
         ]
     return found
+
+
+def _named_project(section: str, group: str | None, text: str) -> str | None:
+    """Return the project an added line names: its ``###``, or a preference's ``[shop] …``."""
+    if section == PROJECTS:
+        return group
+    if section == PREFERENCES and text.startswith("[") and "] " in text:
+        return text[1:].split("] ", 1)[0].strip() or None
+    return None
 
 
 def new_core(edit: Edit) -> str:

@@ -172,7 +172,7 @@ def _derived(
 def _preferences(live: list[Memory]) -> list[Line]:
     chosen = _limited(live, MAX_PER_SECTION)
     chosen.sort(key=lambda m: (m.project is not None, display_name(m.project) if m.project else ""))
-    return [_plain(PREFERENCES, m, *_preference_parts(m)) for m in chosen]
+    return [_plain(PREFERENCES, m, *_preference_parts(m), project=m.project) for m in chosen]
 
 
 def _preference_parts(memory: Memory) -> tuple[str, str]:
