@@ -28,7 +28,7 @@ from pathlib import Path
 
 from artibot_memory.api import memories
 from artibot_memory.capture.hooklog import write_log
-from artibot_memory.capture.prompts import person_of
+from artibot_memory.capture.prompts import person_of, person_tag
 from artibot_memory.core import clock, disk
 from artibot_memory.core.errors import UnknownMemoryError, UsageError
 from artibot_memory.core.paths import memory_home
@@ -183,7 +183,7 @@ def _draft(edit: Edit) -> memories.Draft:
         )
     if edit.section == semantic.PEOPLE:
         person = person_of(text)
-        tags = [f"person:{person.lower()}"] if person else []
+        tags = [person_tag(person)] if person else []
         return memories.Draft(
             MemoryType.CONTEXT, text, tags=tags, scope=Scope.PERSON, source=source
         )

@@ -580,8 +580,17 @@ def person_of(sentence: str) -> str | None:
     return name
 
 
+def person_tag(name: str) -> str:
+    """Return the tag a fact about ``name`` carries.
+
+    >>> person_tag("Tom Lee"), person_tag("지민")
+    ('person:tom-lee', 'person:지민')
+    """
+    return "person:" + re.sub(r"\s+", "-", name.strip().lower())
+
+
 def _about_person(text: str, name: str) -> Detected:
-    tag = "person:" + re.sub(r"\s+", "-", name.strip().lower())
+    tag = person_tag(name)
     return Detected(_tidy(text), "context", "active", "person", None, "about a person", (tag,))
 
 
