@@ -24,6 +24,7 @@ from artibot_memory.api import memories
 from artibot_memory.api.daily import note_session
 from artibot_memory.api.ingest import IngestReport, Record, ingest_journal, refine_errors
 from artibot_memory.api.prune import prune
+from artibot_memory.api.semantic import refresh as refresh_semantic
 from artibot_memory.capture.hooklog import log_failure, write_log
 from artibot_memory.capture.prompts import (
     MACHINE_PROMPTS,
@@ -82,10 +83,24 @@ def ingest(*, then_prune: bool = False) -> IngestReport:
         pruned = prune(lock_timeout=START_LOCK_TIMEOUT)
         for problem in pruned.unusable:
             write_log(f"SessionStart: prune: {problem}")
+    if report.records:
+        refresh_memory_md()  # first: a start cache quotes MEMORY.md's lines
     touched = {project_of(_text(r, "cwd")) for r in report.deferred if r.get("event") in REFRESHED}
     for project in touched:
         refresh_start_cache(project)
     return report
+
+
+def refresh_memory_md() -> None:
+    """Apply the user's edits of MEMORY.md and render it again; a failure is only logged.
+
+    Called once the stores are written (after an ingest that read records, after a session
+    summary): what is stored is kept whatever happens to the file.
+    """
+    try:
+        refresh_semantic()
+    except Exception as exc:  # noqa: BLE001 - the file must never cost a session its memories
+        log_failure("MEMORY.md", exc)
 
 
 def process_deferred(record: Record) -> None:
@@ -135,6 +150,8 @@ def keep_prompt(payload: Payload) -> None:
 
 
 def _is_local(found: Detected) -> bool:
+    if found.scope == Scope.PERSON.value:
+        return False  # a person is known across projects
     return found.kind == MemoryType.CONTEXT.value or found.scope == Scope.PROJECT.value
 
 
@@ -147,8 +164,9 @@ def _remembered(
         MemoryType(found.kind),
         found.text,
         key=found.key,
+        tags=found.tags,
         project=project if local else None,
-        scope=Scope.PROJECT if local else Scope.GLOBAL,
+        scope=Scope.PROJECT if local else Scope(found.scope),
         state=State(found.strength),
         confidence=CONFIDENCE.get(found.why, 0.5),
         why=found.why,
@@ -254,6 +272,13 @@ HANDLERS: dict[str, Callable[[Payload], Payload | None]] = {
 
 
 def handle(event: str, payload: Payload) -> Payload | None:
-    """Run the handler of ``event`` (unknown events do nothing) and return its output."""
+    """Run the handler of ``event`` (unknown events do nothing) and return its output.
+
+    A session summary handled here, not inside an ingest, renders MEMORY.md after it (an
+    ingest renders it once for all it stored).
+    """
     handler = HANDLERS.get(event)
-    return handler(payload if isinstance(payload, dict) else {}) if handler else None
+    output = handler(payload if isinstance(payload, dict) else {}) if handler else None
+    if event in SUMMARIES:
+        refresh_memory_md()
+    return output

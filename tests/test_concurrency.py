@@ -154,7 +154,8 @@ def stored(memory_type: str) -> list[dict[str, Any]]:
 def every_json_file_parses(home: Path) -> bool:
     for path in home.rglob("*.json"):
         document = json.loads(path.read_bytes())
-        if not isinstance(document.get("entries"), list):
+        is_cache = path.parent.name == "cache"  # derived (MEMORY.md's state): parses, no entries
+        if not is_cache and not isinstance(document.get("entries"), list):
             return False
     return True
 

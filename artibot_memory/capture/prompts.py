@@ -16,7 +16,10 @@ out: fenced code, blockquotes (``>``), pasted log and code lines, tagged blocks
 - a liking ("I prefer …", "I'd rather …", "I like …", "…가 좋아", "선호해"): a **pending**
   preference, which becomes active when stated in a second session (seed 003);
 - a project fact in a shape that needs no request ("staging is deployed with …", "the API
-  lives in services/api", "the db is on port 5433"): a context of the project.
+  lives in services/api", "the db is on port 5433"): a context of the project;
+- a fact about a person ("Sara owns the billing service", "ask Tom before touching the
+  payments schema", "Mina is our designer", "지민 님이 결제 서비스 담당이야", "배포 전에
+  민수에게 물어봐"): a context of scope ``person``, tagged ``person:<name>``.
 
 A preference is **project**-scoped when it names this repository ("in this repo", "here",
 "이 프로젝트에서") and no wider place ("in all my projects", "전역으로"); otherwise global.
@@ -62,6 +65,8 @@ _ANCHORS = tuple(
         "|stored|port|hosted|기억|잊지|명심|메모|앞으로|이제부터|지금부터|다음부터|항상|언제나"
         "|늘|매번|무조건|절대|반드시|기본적|경우에도|계속|선호|좋|편|나아|낫|싫|별로|주로|보통"
         "|평소|대체로|배포|포트|호스팅|에 있|에있|에 들|에들"
+        "|owns |maintains | leads |responsible|in charge| is our | is the | ask |check with"
+        "|talk to|consult|담당|책임|관리자|오너|전에"
     ).split("|")
 )
 
@@ -299,14 +304,39 @@ _HERE = _Lazy(
 )
 
 
+# --- people ---------------------------------------------------------------------------
+_NAME = r"[A-Z][a-z]+(?:[ -][A-Z][a-z]+)?"  # "Sara", "Tom Lee": a name is capitalised
+_ROLE = (  # case-blind: "the PM", "our SRE"
+    r"(?i:(?:\w+\s+){0,2}(?:lead|manager|pm|designer|engineer|developer|owner|maintainer|contact"
+    r"|reviewer|admin|administrator|cto|ceo|architect|sre|qa|tester|expert|point\s+person|go-to)s?)"
+)
+_PERSON = _Lazy(
+    rf"^(?P<owner>{_NAME})\s+(?:owns|maintains|leads|is\s+responsible\s+for|is\s+in\s+charge\s+of)\s+\S"
+    rf"|^(?P<role>{_NAME})\s+is\s+(?:our|the\s+team's|the)\s+{_ROLE}\b"
+    rf"|\b(?i:ask|check\s+with|talk\s+to|consult)\s+(?P<asked>{_NAME})\s+(?i:before|first\b|about)\b",
+)
+_KO_PERSON = _Lazy(
+    r"^(?P<name>[가-힣A-Za-z]{1,10}?)\s*(?:님|씨)(?:이|가|은|는|께서)\s+.{1,60}?(?:담당|책임|관리자|오너)"
+    r"|(?:담당자?|책임자)(?:는|은)\s*(?P<owner>[가-힣A-Za-z]{1,10}?)\s*(?:님|씨)?\s*(?:이야|야|입니다|이에요|예요|임|이다)"
+    r"|전에\s*(?:꼭\s*|먼저\s*|반드시\s*|항상\s*)?(?P<asked>[가-힣A-Za-z]{1,10}?)\s*(?:님|씨)?"
+    r"(?:에게|한테|께)\s*(?:먼저\s*|꼭\s*)?(?:물어|확인|허락|얘기|말)"
+)
+_NOT_A_PERSON = frozenset(
+    "it this that the he she they we you i everyone everybody nobody someone somebody who team"
+    " claude copilot chatgpt gpt gemini"
+    " 나 저 너 우리 팀 누구 당신 제가 내가".split()
+)
+
+
 @dataclass(frozen=True)
 class Detected:
     """One thing a prompt asks to keep.
 
     ``kind``: ``preference`` or ``context`` (a fact of the project); ``strength``:
     ``active`` (a rule, or asked to remember) or ``pending`` (a liking, until seen again);
-    ``scope``: ``global`` or ``project``; ``key``: the subject
-    (:mod:`artibot_memory.text.subjects`) or None; ``why``: what made it one.
+    ``scope``: ``global``, ``project`` or ``person`` (a fact about someone); ``key``: the
+    subject (:mod:`artibot_memory.text.subjects`) or None; ``why``: what made it one;
+    ``tags``: ``person:<name>`` for a fact about a person.
     """
 
     text: str
@@ -315,6 +345,7 @@ class Detected:
     scope: str
     key: str | None
     why: str
+    tags: tuple[str, ...] = ()
 
 
 # Prompts Claude Code wrote itself (UserPromptSubmit ``source``): not the user's words.
@@ -358,7 +389,7 @@ def may_hold(prompt: str) -> bool:
     >>> may_hold("Fix the failing test in checkout"), may_hold("Always use pnpm")
     (False, True)
     """
-    low = prompt[:MAX_PROMPT_CHARS].lower()
+    low = " " + prompt[:MAX_PROMPT_CHARS].lower()  # " ask " opens a prompt too
     return any(anchor in low for anchor in _ANCHORS)
 
 
@@ -406,6 +437,9 @@ def sentences(text: str) -> list[str]:
 def _stated(sentence: str) -> Detected | None:
     if _skipped(sentence):
         return None
+    person = person_of(sentence)
+    if person is not None:
+        return _about_person(sentence, person)
     if _is_rule(sentence):
         return _preference(sentence, "active", "stated as a rule")
     if _is_liking(sentence):
@@ -443,6 +477,9 @@ def _what_to_remember(rest: str, sep: str) -> Detected | None:
     if sep == "to":  # "remember to …": a habit only with a rule or a when
         habit = _is_rule(rest) or _HABIT.search(rest)
         return _preference(rest, "active", "asked to remember") if habit else None
+    person = person_of(rest)
+    if person is not None:
+        return _about_person(rest, person)
     if _says_how_to_work(rest):
         return _preference(rest, "active", "asked to remember")
     return _fact(rest)
@@ -526,6 +563,35 @@ def _is_liking(sentence: str) -> bool:
 def _preference(text: str, strength: str, why: str) -> Detected:
     scope = "project" if _HERE.search(text) and not _EVERYWHERE.search(text) else "global"
     return Detected(_tidy(text), "preference", strength, scope, subject_key(text), why)
+
+
+def person_of(sentence: str) -> str | None:
+    """Return the person a sentence states a fact about ("Sara owns …"), or None.
+
+    >>> person_of("Sara owns the billing service"), person_of("ask Tom before a release")
+    ('Sara', 'Tom')
+    >>> person_of("지민 님이 결제 서비스 담당이야"), person_of("It owns the lock")
+    ('지민', None)
+    """
+    match = _PERSON.search(sentence) or _KO_PERSON.search(sentence)
+    name = next((g for g in match.groupdict().values() if g), None) if match else None
+    if name is None or name.lower() in _NOT_A_PERSON:
+        return None
+    return name
+
+
+def person_tag(name: str) -> str:
+    """Return the tag a fact about ``name`` carries.
+
+    >>> person_tag("Tom Lee"), person_tag("지민")
+    ('person:tom-lee', 'person:지민')
+    """
+    return "person:" + re.sub(r"\s+", "-", name.strip().lower())
+
+
+def _about_person(text: str, name: str) -> Detected:
+    tag = person_tag(name)
+    return Detected(_tidy(text), "context", "active", "person", None, "about a person", (tag,))
 
 
 def _fact(text: str) -> Detected:

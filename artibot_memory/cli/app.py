@@ -173,6 +173,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_prune(subparsers)
     _add_transfer(subparsers)
     _add_doctor(subparsers)
+    _add_edit(subparsers)
     hook = subparsers.add_parser(
         "hook", help="run a Claude Code hook (payload on stdin; always exits 0)"
     )
@@ -357,6 +358,20 @@ def _add_doctor(subparsers: argparse._SubParsersAction[argparse.ArgumentParser])
     _json_flag(doctor)
 
 
+def _add_edit(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    edit = subparsers.add_parser(
+        "edit", help="open MEMORY.md in your editor, then learn from what you changed"
+    )
+    edit.add_argument(
+        "--editor", help="the editor to run (default: $VISUAL, else $EDITOR, else vi)"
+    )
+    _json_flag(edit, "what was added, updated and forgotten")
+    EXAMPLES["edit"] = [
+        ("edit", "a line you add is remembered, one you delete forgotten"),
+        ("edit --editor 'code --wait'", ""),
+    ]
+
+
 def ask(question: str) -> bool:
     """Ask a yes/no question on the terminal; without one the answer is no."""
     if not (sys.stdin.isatty() and sys.stderr.isatty()):
@@ -398,8 +413,9 @@ def dispatch(args: argparse.Namespace) -> Output:
         "prune": lambda a: verbs.cmd_prune(a, ask),
         "ingest": verbs.cmd_ingest,
         "doctor": verbs.cmd_doctor,
+        "edit": verbs.cmd_edit,
     }
-    return table[args.verb](args)
+    return verbs.after_write(args.verb, table[args.verb](args))
 
 
 def _hook_elsewhere(args: argparse.Namespace) -> Output:

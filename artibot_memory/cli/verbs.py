@@ -1,7 +1,8 @@
 """The CLI's writing verbs: each takes parsed arguments and returns an :class:`Output`.
 
-``save``, ``forget``, ``export``, ``import``, ``prune``, ``ingest`` and ``doctor``: the
-verbs that write, or read the stores whole, and so import pydantic and the writers. The
+``save``, ``forget``, ``export``, ``import``, ``prune``, ``ingest``, ``doctor`` and ``edit``:
+the verbs that write, or read the stores whole, and so import pydantic and the writers.
+After a verb that writes, MEMORY.md is rendered again, in one place (:func:`after_write`). The
 read verbs, and :class:`Output` itself, are in :mod:`artibot_memory.cli.reads`. None of
 them prints, except ``prune``, which asks its confirmation question through ``confirm``.
 """
@@ -226,3 +227,44 @@ def cmd_doctor(args: argparse.Namespace) -> Output:
         "checks": [c.as_dict() for c in checks],
     }
     return Output(data, lines, exit_code=0 if healthy and building else 1)
+
+
+# Verbs that write nothing a MEMORY.md line comes from, or that render it themselves.
+NO_REFRESH = frozenset({"export", "ingest", "edit", "hook", "home"})
+
+
+def after_write(verb: str, output: Output) -> Output:
+    """Render MEMORY.md again after a writing verb (every one but :data:`NO_REFRESH`).
+
+    The verb's own write is done: a failure here is logged (``logs/hooks.log``) and does not
+    turn the verb into an error; the next refresh tries again.
+    """
+    if verb in NO_REFRESH:
+        return output
+    from artibot_memory.api.semantic import refresh  # noqa: PLC0415 - the writers' verbs only
+    from artibot_memory.capture.hooklog import log_failure  # noqa: PLC0415
+
+    try:
+        refresh()
+    except Exception as exc:  # noqa: BLE001 - the verb's write is done; the file can wait
+        log_failure(f"MEMORY.md after {verb}", exc)
+    return output
+
+
+def cmd_edit(args: argparse.Namespace) -> Output:
+    """``edit``: open MEMORY.md in $VISUAL or $EDITOR, then apply what changed in it."""
+    from artibot_memory.api.semantic import edit  # noqa: PLC0415 - only this verb needs it
+
+    report = edit(args.editor)
+    lines = [
+        f"{label} {len(ids)}: "
+        + ", ".join(ids[:MAX_IDS_SHOWN])
+        + (" …" * (len(ids) > MAX_IDS_SHOWN))
+        for label, ids in (
+            ("added", report.added),
+            ("updated", report.updated),
+            ("forgotten", report.forgotten),
+        )
+        if ids
+    ]
+    return Output(asdict(report), lines or [f"no change to {report.path}"])

@@ -40,6 +40,8 @@ __all__ = [
     "marked",
     "parse",
     "render",
+    "subheading_title",
+    "subsections",
     "unmarked",
 ]
 
@@ -47,6 +49,7 @@ HEADING = re.compile(r"^##[ \t]+(?P<title>.+?)[ \t]*#*[ \t]*$")
 BULLET = re.compile(r"^[ \t]{0,3}[-*][ \t]+(?P<body>.*?)[ \t]*$")
 MARKER = re.compile(r"[ \t]*<!--[ \t]*am:(?P<id>[A-Za-z0-9:_.-]+)[ \t]*-->[ \t]*$")
 FENCE = re.compile(r"^[ \t]{0,3}(```|~~~)")
+SUBHEADING = re.compile(r"^###[ \t]+(?P<title>.+?)[ \t]*#*[ \t]*$")
 
 
 @dataclass(frozen=True)
@@ -170,3 +173,37 @@ def fingerprint(text: str | bytes) -> str:
     """
     data = text.encode("utf-8") if isinstance(text, str) else text
     return hashlib.blake2b(data, digest_size=12).hexdigest()
+
+
+def subsections(section: Section | None) -> list[tuple[Line | None, list[Line]]]:
+    r"""Split a section's body at its ``### `` headings: (heading or None, lines under it).
+
+    The first part holds the lines before any ``###`` (its heading is None; it may be
+    empty); a ``###`` inside a code fence is not a heading.
+
+    >>> doc = parse("## P\n- a\n### shop\n- b\n")
+    >>> [(h and h.text, [x.text for x in body]) for h, body in subsections(doc.sections[0])]
+    [(None, ['- a']), ('### shop', ['- b'])]
+    """
+    if section is None:
+        return []
+    parts: list[tuple[Line | None, list[Line]]] = [(None, [])]
+    fenced = False
+    for line in section.body:
+        if FENCE.match(line.text):
+            fenced = not fenced
+        if not fenced and SUBHEADING.match(line.text):
+            parts.append((line, []))
+        else:
+            parts[-1][1].append(line)
+    return parts
+
+
+def subheading_title(line: Line) -> str:
+    """Return the title of a ``### `` heading line (its text when it is not one).
+
+    >>> subheading_title(Line(3, "### shop ##"))
+    'shop'
+    """
+    match = SUBHEADING.match(line.text)
+    return match.group("title") if match else line.text
