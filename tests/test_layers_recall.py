@@ -19,6 +19,7 @@ from artibot_memory.recall import lookup
 from artibot_memory.recall.context import (
     consolidation_reminder,
     get_relevant_context,
+    render_context,
     start_session,
 )
 from artibot_memory.recall.lookup import Hit, LayerHit
@@ -106,8 +107,8 @@ def test_every_bullet_and_prose_line_of_both_layers_is_a_row_with_its_source(
 ) -> None:
     write_day(memory_home, "2026-11-30", DAY)
     write_memory_md(memory_home)
-    episodic = {line.source: line for line in lookup.layer_lines(layer="episodic")}
-    semantic = {line.source: line for line in lookup.layer_lines(layer="semantic")}
+    episodic = {line.source: line for line in lookup.layer_lines(layers=["episodic"])}
+    semantic = {line.source: line for line in lookup.layer_lines(layers=["semantic"])}
     decision = episodic["daily/2026-11-30.md:8"]
     assert (decision.project, decision.section) == ("shop", "Decisions")
     assert decision.text == "Chose argon2 over bcrypt because it is memory-hard"
@@ -152,7 +153,7 @@ def test_a_deleted_layer_file_loses_its_rows(memory_home: Path) -> None:
     assert search_layers("argon2", record=False)
     path.unlink()
     assert search_layers("argon2", record=False) == []
-    assert lookup.layer_lines(layer="episodic") == []
+    assert lookup.layer_lines(layers=["episodic"]) == []
 
 
 # ---- search
@@ -440,3 +441,14 @@ print("ok")
     done = run_python(code, memory_home, cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     assert done.stdout.endswith("ok\n")
+
+
+def test_a_broken_store_leaves_the_layers_in_the_session_start(memory_home: Path) -> None:
+    seed_layers(memory_home)
+    (memory_home / "project-contexts.json").write_bytes(b"{")
+    reported: list[object] = []
+    with freeze_time("2026-11-30T12:00:00"):
+        text = render_context(SHOP, on_unusable=reported.append).text
+    assert reported
+    assert "Sara owns the billing service" in text
+    assert "daily/2026-11-30.md:8" in text

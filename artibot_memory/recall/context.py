@@ -31,6 +31,7 @@ from datetime import timedelta
 from artibot_memory.capture import journal
 from artibot_memory.capture.hooklog import write_log
 from artibot_memory.core import clock
+from artibot_memory.core.errors import StoreError
 from artibot_memory.core.paths import memory_home
 from artibot_memory.core.project import display_name, project_of, same_project
 from artibot_memory.recall import lookup
@@ -48,7 +49,6 @@ if TYPE_CHECKING:
     from pathlib import Path
     from typing import Any
 
-    from artibot_memory.core.errors import StoreError
     from artibot_memory.recall.lookup import LayerLine
     from artibot_memory.store.record import Readable
 
@@ -126,22 +126,28 @@ def render_context(
         pool = list(candidates(None, project, now, home, on_unusable=on_unusable))
     sections = build_sections(pool, project, query, now)
     listed = {m.id for section in sections for m in section.memories}
-    sections += layer_sections(project, listed, home)
+    sections += layer_sections(project, listed, home, on_unusable)
     text, shown = render(sections, budget)
     return RenderedContext(text, shown)
 
 
-def layer_sections(project: str | None, listed: set[str], home: Path | None) -> list[Section]:
+def layer_sections(
+    project: str | None,
+    listed: set[str],
+    home: Path | None,
+    on_unusable: Callable[[StoreError], None] | None = None,
+) -> list[Section]:
     """Return the MEMORY.md and daily-note sections of ``project`` (none without the index).
 
     ``listed``: the ids of the memories the other sections list, whose layer lines are
-    left out here.
+    left out here; ``on_unusable``: see :func:`artibot_memory.store.index.fresh`.
     """
     try:
-        semantic = lookup.layer_lines(layer=layers.SEMANTIC, home=home)
-        episodic = lookup.layer_lines(layer=layers.EPISODIC, home=home)
-    except sqlite3.Error:  # the layers are read through the index only
+        read = lookup.layer_lines(home=home, on_unusable=on_unusable)
+    except (sqlite3.Error, StoreError):  # the layers are read through the index only
         return []
+    semantic = [line for line in read if line.layer == layers.SEMANTIC]
+    episodic = [line for line in read if line.layer == layers.EPISODIC]
     name = display_name(project) if project is not None else None
     found = [
         Section(title, lines, _layer_line, layer=True)

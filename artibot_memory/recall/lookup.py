@@ -326,15 +326,24 @@ def ranked_layers(
     return hits[: max(limit, 0)]
 
 
-def layer_lines(*, layer: str, home: Home = None, since: datetime | None = None) -> list[LayerLine]:
-    """Return every line of one layer (managed ones too), newest file first, in file order.
+def layer_lines(
+    *,
+    layers: Iterable[str] = (EPISODIC, SEMANTIC),
+    home: Home = None,
+    since: datetime | None = None,
+    on_unusable: Callable[[StoreError], None] | None = None,
+) -> list[LayerLine]:
+    """Return every line of these layers (managed ones too), newest file first, in file order.
 
-    ``since``: only lines dated at or after it (daily notes: their day).
+    ``since``: only lines dated at or after it (daily notes: their day and time);
+    ``on_unusable``: see :func:`artibot_memory.store.index.fresh`.
     """
-    where, params = "l.layer = ?", list[object]([layer])
+    kinds = list(layers)
+    where = f"l.layer IN ({', '.join('?' * len(kinds))})"
+    params: list[object] = list(kinds)
     if since is not None:
         where, params = f"{where} AND l.date_us >= ?", [*params, _micros(since)]
-    connection = layer_connection(home)
+    connection = layer_connection(home, on_unusable)
     try:
         found = connection.execute(
             f"SELECT {_LAYER_COLUMNS} FROM layer_lines AS l WHERE {where} "  # noqa: S608 - our own condition, values bound
@@ -367,10 +376,12 @@ def noted_in(ids: Iterable[str], *, home: Home = None) -> dict[str, list[str]]:
     return found
 
 
-def layer_connection(home: Home = None) -> sqlite3.Connection:
+def layer_connection(
+    home: Home = None, on_unusable: Callable[[StoreError], None] | None = None
+) -> sqlite3.Connection:
     """Return the index in step with the stores and with the layer files on disk."""
     folder = _home(home)
-    connection = index.fresh(folder)
+    connection = index.fresh(folder, on_unusable)
     try:
         index.catch_up_layers(connection, folder)
     except BaseException:
