@@ -22,6 +22,7 @@ With a ``query``, items within each section are ordered by relevance to it inste
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import sqlite3
@@ -227,7 +228,8 @@ def start_session(payload: dict[str, Any]) -> dict[str, Any] | None:
     note_shown(rendered.shown)
     note_session_start(payload, [memory.id for memory in rendered.shown])
     if reminder:
-        note_reminded(home)
+        with contextlib.suppress(OSError):  # a start must not fail for its reminder
+            note_reminded(home)
     text = "\n\n".join(part for part in (rendered.text, reminder) if part)
     return session_start_output(text)
 
