@@ -44,7 +44,7 @@ SEMANTIC_SECTIONS = (
 )
 GLOBAL = "global"  # the project of a daily bullet that belongs to none
 _DAY_FILE = re.compile(r"^(\d{4})-(\d\d)-(\d\d)\.md$")
-_MEMORY_ID = re.compile(r"^[a-z]+-[0-9A-Za-z]{4,}$")
+_MEMORY_ID = re.compile(r"^[a-z]+-[0-9a-f]{6,}$")
 
 
 @dataclass(frozen=True)

@@ -181,8 +181,8 @@ def fingerprint(text: str | bytes) -> str:
 SUBHEADING = re.compile(r"^###[ \t]+(?P<title>.+?)[ \t]*#*[ \t]*$")
 COMMENT_OPEN, COMMENT_CLOSE = "<!--", "-->"
 DAILY_BULLET = re.compile(
-    r"^(?P<time>[0-2]?\d:[0-5]\d)[ \t]+\[(?P<project>[^\]\n]+)\][ \t]+(?P<text>.*?)"
-    r"(?:[ \t]+\((?P<source>session [0-9A-Za-z]+:\d+(?:-\d+)?|[a-z]+-[0-9A-Za-z]{4,})\))?[ \t]*$"
+    r"^(?P<time>[0-2]\d:[0-5]\d)[ \t]+\[(?P<project>[^\]\n]+)\][ \t]+(?P<text>.*?)"
+    r"(?:[ \t]+\((?P<source>session [^\s:()]+:\d+(?:-\d+)?|[a-z]+-[0-9a-f]{6,})\))?[ \t]*$"
 )
 
 
