@@ -150,7 +150,7 @@ def test_prune_asks_and_deletes_on_yes(
 def test_stats_reports_every_store(capsys: pytest.CaptureFixture[str]) -> None:
     run(capsys, "save", "command", "make", "--project", "p")
     _, out, _ = run(capsys, "stats", "--json")
-    rows = {row["type"]: row for row in json.loads(out)}
+    rows = {row["type"]: row for row in json.loads(out) if row["layer"] == "store"}
     assert set(rows) == {"preference", "context", "command", "error"}
     assert rows["command"]["entries"] == 1
     assert rows["command"]["expiring_soon"] == 1

@@ -20,6 +20,7 @@ from artibot_memory.capture.transcript import read_transcript
 from artibot_memory.cli.app import main
 from artibot_memory.notes import daily
 from artibot_memory.notes.daily import SECTIONS, Item, read_bullet
+from artibot_memory.text.markdown import DailyBullet
 
 FIXTURES = Path(__file__).parent / "fixtures" / "transcripts"
 SESSION = "1a2b3c4d-0000-4000-8000-000000000001"
@@ -102,7 +103,7 @@ def note(home: Path, day: date) -> str:
     return daily.note_path(home, day).read_text(encoding="utf-8")
 
 
-def items_of(text: str) -> list[daily.NoteBullet]:
+def items_of(text: str) -> list[DailyBullet]:
     return [b for line in text.splitlines() if (b := read_bullet(line)) is not None]
 
 
@@ -133,7 +134,7 @@ def test_a_session_writes_each_section_with_sources(tmp_path: Path, memory_home:
     assert "I chose argon2 over bcrypt because it is memory-hard" in said
     assert {b.project for b in found} == {"shop"}
     assert found[0].time == "10:02"
-    assert all(b.source.startswith("session 1a2b3c4d:") for b in found)
+    assert all(str(b.source).startswith("session 1a2b3c4d:") for b in found)
 
 
 def test_a_week_of_sessions_leaves_one_note_per_day(tmp_path: Path, memory_home: Path) -> None:
@@ -146,7 +147,7 @@ def test_a_week_of_sessions_leaves_one_note_per_day(tmp_path: Path, memory_home:
     assert notes == [f"2026-11-{day}.md" for day in range(23, 30)]
     for day in range(23, 30):
         found = items_of(note(memory_home, date(2026, 11, day)))
-        assert {b.source.split(":")[0] for b in found} == {f"session {day:08d}"}
+        assert {str(b.source).split(":")[0] for b in found} == {f"session {day:08d}"}
 
 
 def test_a_session_past_midnight_writes_each_item_on_its_own_day(
@@ -182,7 +183,7 @@ def test_a_resumed_session_adds_only_its_new_lines(tmp_path: Path, memory_home: 
         'Asked: "now add a test for the logout page"',
         "Created tests/test_logout.py",
     ]
-    assert all(b.source.startswith("session 1a2b3c4d:") for b in added)
+    assert all(str(b.source).startswith("session 1a2b3c4d:") for b in added)
     assert second.startswith(first.split("\n## Decisions")[0].rsplit("\n\n", 1)[0])
     texts = [b.text for b in items_of(second)]
     assert texts.count("I chose argon2 over bcrypt because it is memory-hard") == 1
@@ -417,8 +418,8 @@ def test_an_error_and_its_fix_make_one_event(tmp_path: Path, memory_home: Path) 
     assert len(errors) == 1
     assert errors[0].text.startswith("Error `python app.py` (ModuleNotFoundError")
     assert "fixed" in errors[0].text
-    assert errors[0].source.startswith("session 1a2b3c4d:")
-    assert "-" not in errors[0].source
+    assert str(errors[0].source).startswith("session 1a2b3c4d:")
+    assert "-" not in str(errors[0].source)
 
 
 def test_appends_from_two_threads_lose_nothing(memory_home: Path) -> None:

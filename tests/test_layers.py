@@ -60,6 +60,7 @@ STDLIB_ONLY = {
         for n in "lookup search context scoring vectors prompt_recall shown".split()
     ),
     "artibot_memory.store.index",
+    "artibot_memory.store.layers",
     "artibot_memory.store.record",
     *(
         f"artibot_memory.text.{n}"

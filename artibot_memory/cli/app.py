@@ -86,6 +86,7 @@ EXAMPLES: dict[str, list[tuple[str, str]]] = {
         ('search "deploy"', "this project and global memories"),
         ('search "package manager" --type preference', ""),
         ('search "migration" --all-projects --limit 20', "every project"),
+        ('search "argon2" --layer episodic', "only the daily notes"),
         ('search "login bug" --project shop --json', "another project, as JSON"),
     ],
     "list": [
@@ -103,6 +104,11 @@ EXAMPLES: dict[str, list[tuple[str, str]]] = {
         ("forget --key package-manager", "every memory with that key (its history too)"),
     ],
     "stats": [("stats", ""), ("stats --json", "")],
+    "get": [
+        ("get 2026-11-30", "that day's note"),
+        ("get yesterday", ""),
+        ("get MEMORY.md --json", "its sections, each line with its source"),
+    ],
     "context": [
         ("context", "what a new session of this project receives"),
         ('context --project shop --query "deploy" --budget 2000', ""),
@@ -170,6 +176,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_save(subparsers)
     _add_search(subparsers)
     _add_read_verbs(subparsers)
+    _add_get(subparsers)
     _add_prune(subparsers)
     _add_transfer(subparsers)
     _add_doctor(subparsers)
@@ -266,6 +273,14 @@ def _add_search(subparsers: argparse._SubParsersAction[argparse.ArgumentParser])
     )
     search.add_argument("--type", choices=TYPES, metavar="TYPE", help=_TYPE_HELP)
     search.add_argument(
+        "--layer",
+        action="append",
+        choices=["store", "episodic", "semantic"],
+        metavar="LAYER",
+        help="only this layer (repeatable): store (the memories), episodic (the daily notes) "
+        "or semantic (MEMORY.md); default all three, only store with --type",
+    )
+    search.add_argument(
         "--limit", type=int, default=10, metavar="N", help="at most N results (default 10)"
     )
     _where_flags(search)
@@ -311,6 +326,16 @@ def _add_read_verbs(subparsers: argparse._SubParsersAction[argparse.ArgumentPars
         help="at most this many characters (default 8000, what a session start gets)",
     )
     _json_flag(context, "the project, the text and its length")
+
+
+def _add_get(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    get = subparsers.add_parser("get", help="print one day's note, or MEMORY.md")
+    get.add_argument(
+        "what",
+        metavar="DAY|MEMORY.md",
+        help="YYYY-MM-DD (a local day), today, yesterday or MEMORY.md",
+    )
+    _json_flag(get, "its path, date, sections (each line with its source) and text")
 
 
 def _add_prune(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -386,6 +411,7 @@ READS: dict[str, Callable[[argparse.Namespace], Output]] = {
     "list": reads.cmd_list,
     "show": reads.cmd_show,
     "stats": reads.cmd_stats,
+    "get": reads.cmd_get,
     "context": reads.cmd_context,
 }
 

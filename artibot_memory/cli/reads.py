@@ -1,4 +1,4 @@
-"""The CLI's read verbs (search, list, show, stats, context), and what every verb returns.
+"""The CLI's read verbs (search, list, show, get, stats, context), and what every verb returns.
 
 Each verb takes parsed arguments and returns an :class:`Output`; :mod:`artibot_memory.cli.app`
 prints it as JSON or, drawn by :mod:`artibot_memory.cli.render`, as text for people.
@@ -25,16 +25,20 @@ from __future__ import annotations
 import os
 import sqlite3
 from dataclasses import asdict, dataclass, field
+from datetime import date, datetime, timedelta, timezone
 from pathlib import Path
 
 from artibot_memory.cli import render
 from artibot_memory.core import clock
-from artibot_memory.core.errors import UnknownMemoryError
+from artibot_memory.core.errors import UnknownMemoryError, UsageError
+from artibot_memory.core.paths import memory_home
 from artibot_memory.core.project import display_name, git_root, resolve_project
 from artibot_memory.recall import lookup
 from artibot_memory.recall.context import get_relevant_context
-from artibot_memory.recall.search import search
+from artibot_memory.recall.search import search_layers
+from artibot_memory.store import layers
 from artibot_memory.store.record import Record
+from artibot_memory.text import markdown
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -43,6 +47,7 @@ if TYPE_CHECKING:
     from typing import Any
 
     from artibot_memory.cli.render import Style
+    from artibot_memory.recall.lookup import Hit, LayerHit
     from artibot_memory.store.record import Readable
 
     View = Callable[[Style], list[str]]
@@ -121,24 +126,93 @@ def brief(memory: Readable) -> dict[str, Any]:
 def cmd_search(args: argparse.Namespace) -> Output:
     """``search QUERY``: the relevant memories, best first; nothing when nothing matches."""
     where = where_to_look(args)
-    hits = search(
+    hits = search_layers(
         args.query,
+        layers=getattr(args, "layer", None),
         types=args.type and [args.type],
         project=where.project,
         limit=args.limit,
         record=agent_is_asking(args),
     )
-    data = [{**brief(h.memory), "score": round(h.score, 4), "parts": asdict(h.parts)} for h in hits]
     now = clock.now()
 
     def view(style: Style) -> list[str]:
         if not hits:
             return []  # nothing relevant prints nothing
-        found = [hit.memory for hit in hits]
-        lines = render.memory_table(found, now, style, [hit.score for hit in hits])
+        found = [hit.memory for hit in hits if isinstance(hit, lookup.Hit)]
+        if len(found) == len(hits):  # memories only: the table of list, with scores
+            lines = render.memory_table(found, now, style, [hit.score for hit in hits])
+        else:
+            lines = render.hits_table(hits, now, style)
         return [*lines, render.footer(len(hits), where.label, style, where.hint)]
 
-    return Output(data, view=view)
+    return Output([hit_data(h) for h in hits], view=view)
+
+
+def hit_data(hit: Hit | LayerHit) -> dict[str, Any]:
+    """Return one search hit as ``--json`` gives it: with its ``source`` and ``layer``."""
+    scored = {"score": round(hit.score, 4), "parts": asdict(hit.parts)}
+    if isinstance(hit, lookup.Hit):
+        also = {"also": list(hit.also)} if hit.also else {}
+        return {**brief(hit.memory), **scored, "source": hit.source, "layer": hit.layer, **also}
+    line = hit.line
+    return {
+        "id": None,
+        "type": None,
+        "text": line.text,
+        "project": line.project,
+        "section": line.section,
+        "date": line.date.isoformat(),
+        **scored,
+        "source": hit.source,
+        "layer": hit.layer,
+    }
+
+
+def cmd_get(args: argparse.Namespace) -> Output:
+    """``get DAY|MEMORY.md``: a day's note (``2026-11-30``, ``today``, ``yesterday``), MEMORY.md."""
+    home = memory_home()
+    relative, day = layer_file_of(args.what, clock.now())
+    path = os.path.join(home, *relative.split("/"))
+    if not os.path.isfile(path):
+        what = f"daily note for {day:%Y-%m-%d}" if day else "MEMORY.md"
+        msg = f"no {what} ({relative}); `artibot-memory stats` shows the days kept"
+        raise UsageError(msg)
+    text = layers.read_layer(path)
+    stamp = day.isoformat() if day else _mtime(path)
+    sections: dict[str, list[dict[str, Any]]] = {}
+    for item in markdown.items(markdown.parse(text)):
+        if item.section is not None:
+            entry = {"line": item.line, "text": item.text, "source": f"{relative}:{item.line}"}
+            sections.setdefault(item.section, []).append(entry)
+    data = {"path": relative, "date": stamp, "sections": sections, "text": text}
+    return Output(data, [render.printable(line) for line in text.splitlines()])
+
+
+def layer_file_of(what: str, now: datetime) -> tuple[str, date | None]:
+    """Return the layer file ``get`` names (relative to the home) and its day (None: MEMORY.md).
+
+    >>> from datetime import datetime, timezone
+    >>> layer_file_of("2026-11-30", datetime(2026, 12, 1, tzinfo=timezone.utc))
+    ('daily/2026-11-30.md', datetime.date(2026, 11, 30))
+    """
+    word = what.strip()
+    if word.lower() in {"memory.md", "memory", "semantic"}:
+        return layers.MEMORY_MD, None
+    shifts = {"today": 0, "yesterday": 1}
+    day: date | None
+    if word.lower() in shifts:
+        day = layers.today(now) - timedelta(days=shifts[word.lower()])
+    else:
+        day = layers.day_of(f"{word.removeprefix('daily/').removesuffix('.md')}.md")
+    if day is None:
+        msg = f"not a day: {what!r}; give YYYY-MM-DD, today, yesterday or MEMORY.md"
+        raise UsageError(msg)
+    return f"{layers.DAILY_DIR}/{day:%Y-%m-%d}.md", day
+
+
+def _mtime(path: str) -> str:
+    return datetime.fromtimestamp(os.path.getmtime(path), timezone.utc).isoformat()
 
 
 def cmd_list(args: argparse.Namespace) -> Output:
@@ -185,20 +259,61 @@ def cmd_context(args: argparse.Namespace) -> Output:
 
 def cmd_stats(_args: argparse.Namespace) -> Output:
     """``stats``: per store entries, bytes, oldest, newest, expiring within 7 days."""
+    now = clock.now()
     try:
-        rows = lookup.store_stats(now=clock.now())
+        rows = lookup.store_stats(now=now)
     except sqlite3.Error:
         from artibot_memory.api.stats import store_stats  # noqa: PLC0415 - the fallback
 
         rows = store_stats()
+    notes = layers.notes_stats(memory_home(), now)
+    data = [
+        {
+            **asdict(r),
+            "oldest": r.oldest and r.oldest.isoformat(),
+            "newest": r.newest and r.newest.isoformat(),
+            "layer": layers.STORE,
+        }
+        for r in rows
+    ]
     return Output(
-        [
-            {
-                **asdict(r),
-                "oldest": r.oldest and r.oldest.isoformat(),
-                "newest": r.newest and r.newest.isoformat(),
-            }
-            for r in rows
-        ],
-        view=lambda s: render.stats_table(rows, s),
+        [*data, *notes_data(notes)],
+        view=lambda s: [*render.stats_table(rows, s), "", *render.notes_lines(notes, now)],
     )
+
+
+def notes_data(notes: layers.NotesStats) -> list[dict[str, Any]]:
+    """Return the rows ``stats --json`` adds for the daily notes and MEMORY.md.
+
+    They keep the stores' row shape (type, file, entries, bytes, oldest, newest) and add
+    ``layer`` and their own figures, so a reader of the store rows reads them too.
+    """
+    last = notes.last_consolidated.isoformat() if notes.last_consolidated else None
+    first, latest = notes.first_day, notes.last_day
+    return [
+        {
+            "type": "daily",
+            "file": f"{layers.DAILY_DIR}/",
+            "entries": notes.daily_files,
+            "bytes": notes.daily_bytes,
+            "oldest": first.isoformat() if first else None,
+            "newest": latest.isoformat() if latest else None,
+            "expiring_soon": 0,
+            "layer": layers.EPISODIC,
+            "days_last_30": notes.days_last_30,
+            "days_last_90": notes.days_last_90,
+            "last_consolidated": last,
+        },
+        {
+            "type": "memory-md",
+            "file": layers.MEMORY_MD,
+            "entries": sum(notes.memory_md_lines.values()),
+            "bytes": notes.memory_md_bytes,
+            "oldest": None,
+            "newest": None,
+            "expiring_soon": 0,
+            "layer": layers.SEMANTIC,
+            "sections": notes.memory_md_lines,
+            "last_consolidated": last,
+        },
+    ]

@@ -45,7 +45,8 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import IO, Any
 
-    from artibot_memory.recall.lookup import StoreStats
+    from artibot_memory.recall.lookup import Hit, LayerHit, StoreStats
+    from artibot_memory.store.layers import NotesStats
     from artibot_memory.store.record import Readable
 
 JSON_SCHEMA = "artibot-memory/1"
@@ -398,6 +399,56 @@ def stats_table(rows: Sequence[StoreStats], style: Style) -> list[str]:
     ]
     header = ["type", "entries", "bytes", "oldest", "newest", "expiring<7d"]
     return table(header, cells_of, style, right=[1, 2, 5])
+
+
+def hits_table(hits: Sequence[Hit | LayerHit], now: datetime, style: Style) -> list[str]:
+    """Return the table of a ``search`` that found layer lines too: each hit with its source.
+
+    A store hit's source is its id and its kind its type; a layer line's source is
+    ``path:line`` and its kind its layer (``episodic``, ``semantic``).
+    """
+    rows = []
+    for hit in hits:
+        if hasattr(hit, "memory"):
+            memory = hit.memory
+            kind, project, seen, text = (
+                memory.type.value,
+                memory.project,
+                memory.last_seen,
+                gist(memory),
+            )
+        else:
+            line = hit.line
+            kind, project, seen, text = line.layer, line.project, line.date, line.text
+        rows.append(
+            [
+                Cell(f"{hit.score:.2f}", "score"),
+                Cell(hit.source, "id"),
+                Cell(kind, kind),
+                project_cell(project),
+                Cell(when(seen, now), "dim"),
+                Cell(printable(text)),
+            ]
+        )
+    return table(["score", "source", "kind", "project", "seen", "text"], rows, style, right=[0])
+
+
+def notes_lines(notes: NotesStats, now: datetime) -> list[str]:
+    """Return the lines of ``stats`` about the daily notes and MEMORY.md."""
+    span = (
+        f", {notes.first_day:%Y-%m-%d} to {notes.last_day:%Y-%m-%d}"
+        if notes.first_day and notes.last_day
+        else ""
+    )
+    covered = f"; {notes.days_last_30} of the last 30 days, {notes.days_last_90} of the last 90"
+    sections = ", ".join(f"{title} {count}" for title, count in notes.memory_md_lines.items())
+    last = notes.last_consolidated
+    return [
+        f"daily notes   {notes.daily_files} files, {notes.daily_bytes} bytes{span}{covered}",
+        f"MEMORY.md     {notes.memory_md_bytes} bytes"
+        + (f"; lines: {sections}" if sections else ""),
+        f"consolidated  {when(last, now) if last else 'never'}",
+    ]
 
 
 # --- one memory in full -------------------------------------------------------------------

@@ -5,7 +5,8 @@ sections ``## Events``, ``## Decisions``, ``## Observations``, ``## Notes``, alw
 present, each item one bullet ``- HH:MM [project] text (source)``: local time, the
 project's display name (``global`` without one), and its source, a memory id
 (``ctx-0a1b2c3d4e``) or a span of a session's transcript (``session 1a2b3c4d:3-212``,
-``session 1a2b3c4d:88``). :data:`BULLET_RE` is the one pattern that reads a bullet back.
+``session 1a2b3c4d:88``). :func:`artibot_memory.text.markdown.parse_daily_bullet` is the
+one pattern that reads a bullet back (the index reads the notes with it too).
 
 Never twice: an item sourced by a memory id is written once per file, and a session's
 item only when its transcript lines start after the last line that session already has
@@ -17,8 +18,8 @@ comes back at the end.
 
 >>> read_bullet("- 10:20 [shop] Chose argon2 over bcrypt (session 1a2b3c4d:88)")
 ... # doctest: +NORMALIZE_WHITESPACE
-NoteBullet(time='10:20', project='shop', text='Chose argon2 over bcrypt',
-           source='session 1a2b3c4d:88')
+DailyBullet(time='10:20', project='shop', text='Chose argon2 over bcrypt',
+            source='session 1a2b3c4d:88')
 >>> print(skeleton(date(2026, 11, 30)), end="")
 # 2026-11-30 (Monday)
 <BLANKLINE>
@@ -37,20 +38,27 @@ import re
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from pathlib import Path
-from typing import NamedTuple
 
 from artibot_memory.core import clock, disk
 from artibot_memory.core.paths import ensure_private_dir
 from artibot_memory.store.lock import locked
-from artibot_memory.text.markdown import Document, Line, Section, bullets, parse, render
+from artibot_memory.text.markdown import (
+    BULLET,
+    DailyBullet,
+    Document,
+    Line,
+    Section,
+    bullets,
+    parse,
+    parse_daily_bullet,
+    render,
+)
 
 __all__ = [
-    "BULLET_RE",
     "DAILY_DIR",
     "EVENTS",
     "SECTIONS",
     "Item",
-    "NoteBullet",
     "append",
     "covered_lines",
     "day_of",
@@ -66,23 +74,8 @@ SECTIONS = (EVENTS, DECISIONS, OBSERVATIONS, NOTES)
 LOOKBACK_DAYS = 7  # days before a note's that a session's earlier items are looked for in
 GLOBAL = "global"
 SESSION_PREFIX_CHARS = 8
-# The one reader of a bullet: a whole line of a note (the list marker as markdown.py reads it)
-BULLET_RE = re.compile(
-    r"^[ \t]{0,3}[-*][ \t]+(?P<time>[0-2]\d:[0-5]\d)[ \t]+\[(?P<project>[^\]\n]+)\][ \t]+"
-    r"(?P<text>.+?)[ \t]+\((?P<source>[a-z]+-[0-9a-z]+|session [^\s:()]+:\d+(?:-\d+)?)\)"
-    r"[ \t]*$"
-)
 _SESSION_SOURCE = re.compile(r"^session (?P<session>[^\s:()]+):(?P<first>\d+)(?:-(?P<last>\d+))?$")
 _BLANKS = re.compile(r"\s+")
-
-
-class NoteBullet(NamedTuple):
-    """A bullet of a note read back by :data:`BULLET_RE`: its four parts as written."""
-
-    time: str
-    project: str
-    text: str
-    source: str
 
 
 @dataclass(frozen=True)
@@ -112,7 +105,7 @@ class Item:
         return f"- {self.at.astimezone():%H:%M} [{project}] {text} ({self.source})"
 
 
-def read_bullet(line: str) -> NoteBullet | None:
+def read_bullet(line: str) -> DailyBullet | None:
     """Read one line of a note back into its parts, or None when it is no item's bullet.
 
     >>> read_bullet("- 09:00 [global] Remember: x (ctx-0a1b2c3d4e)").source
@@ -120,8 +113,9 @@ def read_bullet(line: str) -> NoteBullet | None:
     >>> read_bullet("- a bullet the user wrote") is None
     True
     """
-    match = BULLET_RE.match(line)
-    return NoteBullet(*match.group("time", "project", "text", "source")) if match else None
+    match = BULLET.match(line)
+    found = parse_daily_bullet(match.group("body")) if match else None
+    return found if found is not None and found.source is not None else None
 
 
 def session_source(session_id: str, first: int, last: int | None = None) -> str:
@@ -209,7 +203,7 @@ def _unwritten(doc: Document, items: list[Item]) -> list[Item]:
     return fresh
 
 
-def _bullets(doc: Document) -> list[NoteBullet]:
+def _bullets(doc: Document) -> list[DailyBullet]:
     found = []
     for section in doc.sections:
         for bullet in bullets(section):
@@ -223,10 +217,10 @@ def _covered(text: str, key: str) -> int:
     return _covered_in(_bullets(parse(text)), key) if text else 0
 
 
-def _covered_in(told: list[NoteBullet], key: str) -> int:
+def _covered_in(told: list[DailyBullet], key: str) -> int:
     last = 0
     for found in told:
-        span = _SESSION_SOURCE.match(found.source)
+        span = _SESSION_SOURCE.match(found.source or "")
         if span is not None and span.group("session") == key:
             last = max(last, int(span.group("last") or span.group("first")))
     return last

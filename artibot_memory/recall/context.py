@@ -3,28 +3,43 @@
 It holds, most useful first: active preferences, this project's recent contexts (session
 summaries, decisions), its known errors with what fixed them and how sure that is (the
 wording of :func:`artibot_memory.recall.known_errors.how_sure`, as the failure hook says
-it), its most used commands with how many of their runs failed.
-Each item is dated and carries its id, framed as recorded data (see
-:mod:`artibot_memory.text.framing`), and the whole text never exceeds ``budget`` characters.
-Nothing stored means an empty string, so the hook prints nothing.
+it), its most used commands with how many of their runs failed; then the Markdown layers
+(docs/NOTES.md): the MEMORY.md lines that concern this project (its ``### project`` part of
+Project Context; the global lines and this project's of Relationships & People, Technical
+Environment and Lessons Learned; User Preferences are the preferences above) and this
+project's bullets of its last days with a note (3 days, newest first, a few lines). A
+layer line that is a memory already listed (a managed line, a bullet sourced by its id)
+is not listed twice.
+Each item is dated and carries its id (a layer line: its ``path:line``), framed as
+recorded data (see :mod:`artibot_memory.text.framing`), and the whole text never exceeds
+``budget`` characters. Nothing stored means an empty string, so the hook prints nothing.
+
+When consolidation is overdue (:func:`consolidation_reminder`), the session start that
+is not served from its cache says so once, in one line.
 
 With a ``query``, items within each section are ordered by relevance to it instead.
 """
 
 from __future__ import annotations
 
+import contextlib
+import json
+import os
 import sqlite3
 from dataclasses import dataclass
+from datetime import timedelta
 
 from artibot_memory.capture import journal
 from artibot_memory.capture.hooklog import write_log
 from artibot_memory.core import clock
+from artibot_memory.core.errors import StoreError
 from artibot_memory.core.paths import memory_home
 from artibot_memory.core.project import display_name, project_of, same_project
 from artibot_memory.recall import lookup
 from artibot_memory.recall.known_errors import how_sure
 from artibot_memory.recall.shown import note_session_start
 from artibot_memory.recall.startcache import session_start_output, write_cache
+from artibot_memory.store import layers
 from artibot_memory.store.table import MemoryType, State
 from artibot_memory.text.framing import quote
 
@@ -35,7 +50,7 @@ if TYPE_CHECKING:
     from pathlib import Path
     from typing import Any
 
-    from artibot_memory.core.errors import StoreError
+    from artibot_memory.recall.lookup import LayerLine
     from artibot_memory.store.record import Readable
 
 
@@ -47,15 +62,33 @@ HEADER = (
 ITEM_CHARS = {MemoryType.CONTEXT: 1_800}
 DEFAULT_ITEM_CHARS = 400
 MIN_USEFUL_CHARS = 120
+LAYER_ITEM_CHARS = 300
+NOTE_DAYS = 3  # the last days with a note of this project
+NOTE_LINES = 12  # at most, over those days
+# MEMORY.md's sections a session start shows; User Preferences come from the store.
+PROJECT_CONTEXT = "Project Context"
+SHOWN_SEMANTIC = (
+    PROJECT_CONTEXT,
+    "Relationships & People",
+    "Technical Environment",
+    "Lessons Learned",
+)
+OVERDUE = timedelta(days=7)
+REMINDER_FILE = "cache/consolidation-reminder.json"
 
 
 @dataclass(frozen=True)
 class Section:
-    """One part of the context: a title, the memories it may show, how to write one."""
+    """One part of the context: a title, the items it may show, how to write one.
+
+    ``memories`` are memories (shown, counted as accessed, cached by id) unless
+    ``layer`` is set: then they are lines of a Markdown layer, shown by their source.
+    """
 
     title: str
-    memories: Sequence[Readable]
-    line: Callable[[Readable], str]
+    memories: Sequence[Any]
+    line: Callable[[Any], str]
+    layer: bool = False
 
 
 @dataclass(frozen=True)
@@ -92,16 +125,84 @@ def render_context(
         from artibot_memory.recall.search import candidates  # noqa: PLC0415 - the fallback
 
         pool = list(candidates(None, project, now, home, on_unusable=on_unusable))
-    text, shown = render(build_sections(pool, project, query, now), budget)
+    sections = build_sections(pool, project, query, now)
+    listed = {m.id for section in sections for m in section.memories}
+    sections += layer_sections(project, listed, home, on_unusable)
+    text, shown = render(sections, budget)
     return RenderedContext(text, shown)
 
 
-def refresh_start_cache(project: str | None) -> RenderedContext:
+def layer_sections(
+    project: str | None,
+    listed: set[str],
+    home: Path | None,
+    on_unusable: Callable[[StoreError], None] | None = None,
+) -> list[Section]:
+    """Return the MEMORY.md and daily-note sections of ``project`` (none without the index).
+
+    ``listed``: the ids of the memories the other sections list, whose layer lines are
+    left out here; ``on_unusable``: see :func:`artibot_memory.store.index.fresh`.
+    """
+    try:
+        read = lookup.layer_lines(home=home, on_unusable=on_unusable)
+    except (sqlite3.Error, StoreError):  # the layers are read through the index only
+        return []
+    semantic = [line for line in read if line.layer == layers.SEMANTIC]
+    episodic = [line for line in read if line.layer == layers.EPISODIC]
+    name = display_name(project) if project is not None else None
+    found = [
+        Section(title, lines, _layer_line, layer=True)
+        for title, lines in _semantic_parts(semantic, name, listed)
+    ]
+    days = _recent_notes(episodic, name, listed)
+    if days:
+        found.append(
+            Section(f"Daily notes of {name}: the last days", days, _layer_line, layer=True)
+        )
+    return found
+
+
+def _semantic_parts(
+    lines: list[LayerLine], name: str | None, listed: set[str]
+) -> list[tuple[str, list[LayerLine]]]:
+    parts = []
+    for title in SHOWN_SEMANTIC if name is not None else SHOWN_SEMANTIC[1:]:
+        ours = [
+            line
+            for line in lines
+            if line.section == title
+            and (line.project == name if title == PROJECT_CONTEXT else line.project in {None, name})
+            and (line.marker is None or line.marker not in listed)
+        ]
+        heading = f"{title}: {name}" if title == PROJECT_CONTEXT else title
+        if ours:
+            parts.append((f"MEMORY.md · {heading}", ours))
+    return parts
+
+
+def _recent_notes(lines: list[LayerLine], name: str | None, listed: set[str]) -> list[LayerLine]:
+    """Return this project's bullets of its last days with a note, newest first."""
+    if name is None:
+        return []
+    ours = [line for line in lines if line.project == name and line.ref not in listed]
+    days = sorted({line.path for line in ours}, reverse=True)[:NOTE_DAYS]
+    recent = [line for line in ours if line.path in days]
+    recent.sort(key=lambda line: (line.path, line.date, line.line), reverse=True)
+    return recent[:NOTE_LINES]
+
+
+def _layer_line(line: LayerLine) -> str:
+    local = line.date.astimezone()  # a note's day and time are the user's
+    when = f"{local:%Y-%m-%d %H:%M}" if line.layer == layers.EPISODIC else f"{local:%Y-%m-%d}"
+    return f"- [{when} · {line.source}] {quote(line.text, LAYER_ITEM_CHARS)}"
+
+
+def refresh_start_cache(project: str | None, budget: int = DEFAULT_BUDGET) -> RenderedContext:
     """Render a project's SessionStart context and keep it for the next start's fast path.
 
     A store that cannot be read is logged and left out: the others still reach the session.
     """
-    rendered = render_context(project, budget=DEFAULT_BUDGET, on_unusable=_log_unusable)
+    rendered = render_context(project, budget=budget, on_unusable=_log_unusable)
     ids = [memory.id for memory in rendered.shown]
     write_cache(memory_home(), project, rendered.text, ids, rendered.valid_until, clock.now())
     return rendered
@@ -119,10 +220,73 @@ def start_session(payload: dict[str, Any]) -> dict[str, Any] | None:
     counts as accessed, and this session will not be shown it again by a prompt.
     """
     cwd = payload.get("cwd")
-    rendered = refresh_start_cache(project_of(cwd if isinstance(cwd, str) and cwd else None))
+    home = memory_home()
+    reminder = consolidation_reminder(home)
+    budget = DEFAULT_BUDGET - (len(reminder) + 2 if reminder else 0)
+    project = project_of(cwd if isinstance(cwd, str) and cwd else None)
+    rendered = refresh_start_cache(project, budget)  # the cache holds no reminder: said once
     note_shown(rendered.shown)
     note_session_start(payload, [memory.id for memory in rendered.shown])
-    return session_start_output(rendered.text)
+    if reminder:
+        with contextlib.suppress(OSError):  # a start must not fail for its reminder
+            note_reminded(home)
+    text = "\n\n".join(part for part in (rendered.text, reminder) if part)
+    return session_start_output(text)
+
+
+def consolidation_reminder(home: Path, now: datetime | None = None) -> str | None:
+    """Return the line saying consolidation is overdue, unless it was said already.
+
+    Overdue: its last run (``daily/.consolidated.json``) is more than 7 days old, or it
+    never ran while daily notes go back more than 7 days. Said once per last run
+    (:func:`note_reminded` records it), not at every session start.
+    """
+    moment = now or clock.now()
+    last = layers.last_consolidated(home)
+    if last is not None:
+        due = moment - last > OVERDUE
+    else:
+        days = [d for d in map(layers.day_of, _daily_names(home)) if d is not None]
+        due = bool(days) and layers.today(moment) - min(days) > OVERDUE
+    if not due or _reminded_for(home) == _reminder_key(last):
+        return None
+    since = f"last run {last:%Y-%m-%d}" if last else "never run"
+    return (
+        f"artibot-memory: consolidating the daily notes into MEMORY.md is overdue ({since}); "
+        "offer the user to run `artibot-memory consolidate` (it proposes, then asks)."
+    )
+
+
+def note_reminded(home: Path) -> None:
+    """Record that the overdue consolidation was mentioned for its current last run."""
+    from artibot_memory.core.disk import write_document  # noqa: PLC0415 - only when said
+    from artibot_memory.core.paths import ensure_private_dir  # noqa: PLC0415
+
+    key = _reminder_key(layers.last_consolidated(home))
+    document = {"said_for": key, "at": clock.now().isoformat()}
+    path = home / REMINDER_FILE
+    ensure_private_dir(path.parent)
+    write_document(path, json.dumps(document).encode("utf-8"))
+
+
+def _reminder_key(last: datetime | None) -> str:
+    return last.isoformat() if last else "never"
+
+
+def _reminded_for(home: Path) -> str | None:
+    try:
+        document = json.loads((home / REMINDER_FILE).read_bytes())
+    except (OSError, ValueError):
+        return None
+    said = document.get("said_for") if isinstance(document, dict) else None
+    return said if isinstance(said, str) else None
+
+
+def _daily_names(home: Path) -> list[str]:
+    try:
+        return os.listdir(home / layers.DAILY_DIR)
+    except OSError:
+        return []
 
 
 def note_shown(shown: list[Readable], home: Path | None = None) -> None:
@@ -229,15 +393,16 @@ def render(sections: list[Section], budget: int) -> tuple[str, list[Readable]]:
         if used + cost > budget:
             continue
         chosen[section.title].append(line)
-        shown.append(memory)
+        if not section.layer:
+            shown.append(memory)
         used += cost
-    if not shown:
+    if not any(chosen.values()):
         return "", []
     parts = [HEADER] + [f"\n## {t}\n" + "\n".join(lines) for t, lines in chosen.items() if lines]
     return "\n".join(parts), shown
 
 
-def _interleave(sections: list[Section]) -> list[tuple[Section, Readable]]:
+def _interleave(sections: list[Section]) -> list[tuple[Section, Any]]:
     # The first items of every section come before the tail of any one section, so a
     # long list of preferences cannot crowd out the project's latest session summary.
     rounds = max((len(s.memories) for s in sections), default=0)

@@ -37,6 +37,7 @@ from artibot_memory.recall.scoring import (
     relevance,
 )
 from artibot_memory.store import index
+from artibot_memory.store.layers import EPISODIC, SEMANTIC, STORE
 from artibot_memory.store.record import Record
 from artibot_memory.store.table import STORES, MemoryType, State, spec_for
 from artibot_memory.text.tokens import memory_tokens, search_tokens
@@ -61,15 +62,69 @@ WIDE = 4 * CANDIDATES  # how deep FTS5 ranks before the live ones are picked fro
 
 @dataclass(frozen=True)
 class Hit:
-    """A memory that matched, with the parts of its score."""
+    """A memory that matched, with the parts of its score.
+
+    ``also``: the layer lines that are this memory too (its managed MEMORY.md line, a
+    daily bullet sourced by its id), noted here rather than returned a second time.
+    """
 
     memory: Readable
+    parts: ScoreParts
+    also: tuple[str, ...] = ()
+
+    @property
+    def score(self) -> float:
+        """The relevance, 0..1."""
+        return self.parts.total
+
+    @property
+    def source(self) -> str:
+        """Where the hit comes from: a memory's id."""
+        return self.memory.id
+
+    @property
+    def layer(self) -> str:
+        """The layer it was found in: ``store``."""
+        return STORE
+
+
+@dataclass(frozen=True)
+class LayerLine:
+    """One line of a daily note or of MEMORY.md, as the index holds it."""
+
+    source: str  # daily/2026-11-30.md:14, MEMORY.md:22
+    layer: str  # episodic or semantic
+    path: str
+    line: int
+    date: datetime
+    project: str | None  # a display name; None: global
+    section: str | None
+    text: str
+    marker: str | None  # a managed MEMORY.md line's memory id
+    ref: str | None  # a daily bullet's memory id source
+
+
+@dataclass(frozen=True)
+class LayerHit:
+    """A layer line that matched, with the parts of its score (no uses: frequency 0)."""
+
+    line: LayerLine
     parts: ScoreParts
 
     @property
     def score(self) -> float:
         """The relevance, 0..1."""
         return self.parts.total
+
+    @property
+    def source(self) -> str:
+        """Where the hit comes from: ``path:line``."""
+        return self.line.source
+
+    @property
+    def layer(self) -> str:
+        """The layer it was found in: ``episodic`` or ``semantic``."""
+        return self.line.layer
 
 
 def document_tokens(memory: Readable) -> list[str]:
@@ -227,6 +282,173 @@ def store_stats(*, now: datetime, home: Home = None) -> list[StoreStats]:
             )
         )
     return rows
+
+
+# ---- the Markdown layers through the index
+
+_LAYER_COLUMNS = (
+    "l.source, l.layer, l.path, l.line, l.date_us, l.project, l.section, l.text, l.marker, l.ref"
+)
+
+
+def ranked_layers(
+    query: str,
+    *,
+    now: datetime,
+    layers: Iterable[str] = (EPISODIC, SEMANTIC),
+    project: str | None = None,
+    home: Home = None,
+    limit: int = 10,
+) -> list[LayerHit]:
+    """Rank the daily notes' and MEMORY.md's lines against ``query``, best first.
+
+    The same tokens, BM25 and relevance floor as the memories (:func:`ranked`), over the
+    layers' own lines; managed MEMORY.md lines are left out (they are memories). The
+    lines of ``project`` (a path or a name: its folder name counts) and global ones.
+    """
+    query_tokens = search_tokens(query)
+    kinds = [layer for layer in layers if layer in {EPISODIC, SEMANTIC}]
+    if not query_tokens or not kinds:
+        return []
+    where, params = _layer_filter(kinds, project)
+    connection = layer_connection(home)
+    try:
+        keywords = _LayerKeywords(connection, where, params)
+        found = keywords.scores(query_tokens)
+        rows = _layer_rows(connection, list(found))
+    finally:
+        connection.close()
+    hits = [
+        LayerHit(rows[rowid], score_parts(keyword, rows[rowid].date, 0, now))
+        for rowid, keyword in found.items()
+    ]
+    hits.sort(key=lambda hit: (hit.score, hit.line.date), reverse=True)
+    return hits[: max(limit, 0)]
+
+
+def layer_lines(
+    *,
+    layers: Iterable[str] = (EPISODIC, SEMANTIC),
+    home: Home = None,
+    since: datetime | None = None,
+    on_unusable: Callable[[StoreError], None] | None = None,
+) -> list[LayerLine]:
+    """Return every line of these layers (managed ones too), newest file first, in file order.
+
+    ``since``: only lines dated at or after it (daily notes: their day and time);
+    ``on_unusable``: see :func:`artibot_memory.store.index.fresh`.
+    """
+    kinds = list(layers)
+    where = f"l.layer IN ({', '.join('?' * len(kinds))})"
+    params: list[object] = list(kinds)
+    if since is not None:
+        where, params = f"{where} AND l.date_us >= ?", [*params, _micros(since)]
+    connection = layer_connection(home, on_unusable)
+    try:
+        found = connection.execute(
+            f"SELECT {_LAYER_COLUMNS} FROM layer_lines AS l WHERE {where} "  # noqa: S608 - our own condition, values bound
+            "ORDER BY l.path DESC, l.line",
+            params,
+        ).fetchall()
+    finally:
+        connection.close()
+    return [_layer_line(row) for row in found]
+
+
+def noted_in(ids: Iterable[str], *, home: Home = None) -> dict[str, list[str]]:
+    """Return, per memory id, the layer lines that are that memory (managed or sourced by it)."""
+    wanted = sorted(set(ids))
+    if not wanted:
+        return {}
+    marks = ", ".join("?" * len(wanted))
+    connection = layer_connection(home)
+    try:
+        rows = connection.execute(
+            "SELECT coalesce(marker, ref), source FROM layer_lines "  # noqa: S608 - placeholders only
+            f"WHERE marker IN ({marks}) OR ref IN ({marks}) ORDER BY path, line",
+            [*wanted, *wanted],
+        ).fetchall()
+    finally:
+        connection.close()
+    found: dict[str, list[str]] = {}
+    for memory_id, source in rows:
+        found.setdefault(memory_id, []).append(source)
+    return found
+
+
+def layer_connection(
+    home: Home = None, on_unusable: Callable[[StoreError], None] | None = None
+) -> sqlite3.Connection:
+    """Return the index in step with the stores and with the layer files on disk."""
+    folder = _home(home)
+    connection = index.fresh(folder, on_unusable)
+    try:
+        index.catch_up_layers(connection, folder)
+    except BaseException:
+        connection.close()
+        raise
+    return connection
+
+
+def _layer_filter(kinds: list[str], project: str | None) -> tuple[str, list[object]]:
+    where = f"l.marker IS NULL AND l.layer IN ({', '.join('?' * len(kinds))})"
+    params: list[object] = list(kinds)
+    if project is not None:
+        where += " AND (l.project IS NULL OR l.project = ?)"
+        params.append(os.path.basename(project.rstrip("/")) or project)
+    return where, params
+
+
+def _layer_rows(connection: sqlite3.Connection, rowids: list[int]) -> dict[int, LayerLine]:
+    if not rowids:
+        return {}
+    marks = ", ".join(str(int(rowid)) for rowid in rowids)
+    sql = f"SELECT l.rowid, {_LAYER_COLUMNS} FROM layer_lines AS l WHERE l.rowid IN ({marks})"  # noqa: S608 - integers only
+    return {row[0]: _layer_line(row[1:]) for row in connection.execute(sql)}
+
+
+def _layer_line(row: Sequence[Any]) -> LayerLine:
+    source, layer, path, line, date_us, project, section, text, marker, ref = row
+    return LayerLine(
+        source, layer, path, line, _moment(date_us), project, section, text, marker, ref
+    )
+
+
+class _LayerKeywords(KeywordIndex):
+    """BM25 over the layers' lines: :class:`KeywordIndex`'s arithmetic, FTS5's postings.
+
+    The layers are small (a day's note, MEMORY.md: tens of lines each, kept 90 days), so
+    every line holding a query word is scored, as the memories are below the large limit.
+    """
+
+    def __init__(self, connection: sqlite3.Connection, where: str, params: list[object]) -> None:
+        super().__init__([])
+        count, total = connection.execute(
+            f"SELECT count(*), total(l.length) FROM layer_lines AS l WHERE {where}",  # noqa: S608 - our own condition, values bound
+            params,
+        ).fetchone()
+        self.size = int(count)
+        average = (float(total) / self.size or 1.0) if self.size else 1.0
+        self._base_norm, self._norm_slope = self._k1 * (1 - B), self._k1 * B / average
+        self._connection, self._where, self._params = connection, where, params
+        self._norms: dict[int, float] = {}
+
+    def _find(self, token: str) -> dict[int, int]:
+        found: dict[int, int] = {}
+        for rowid, tokens, length in self._connection.execute(
+            "SELECT l.rowid, t.tokens, l.length FROM layer_terms AS t "  # noqa: S608 - our own condition, values bound
+            "JOIN layer_lines AS l ON l.rowid = t.rowid "
+            f"WHERE layer_terms MATCH ? AND {self._where}",
+            [_fts_phrase(token), *self._params],
+        ):
+            tf = tokens.split(" ").count(token)
+            if tf:
+                found[rowid] = tf
+                self._norms[rowid] = self._base_norm + self._norm_slope * length
+        return found
+
+    def _norm(self, doc_id: int) -> float:
+        return self._norms[doc_id]
 
 
 class _IndexedKeywords(KeywordIndex):

@@ -24,10 +24,20 @@ browsing at a terminal (see :mod:`artibot_memory.cli.verbs`).
 from __future__ import annotations
 
 import sqlite3
+from dataclasses import replace
 
 from artibot_memory.capture import journal
 from artibot_memory.core import clock
-from artibot_memory.recall.lookup import SEARCHABLE_STATES, Hit, rank, ranked
+from artibot_memory.recall.lookup import (
+    SEARCHABLE_STATES,
+    Hit,
+    LayerHit,
+    noted_in,
+    rank,
+    ranked,
+    ranked_layers,
+)
+from artibot_memory.store.layers import EPISODIC, LAYERS, STORE
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -39,7 +49,7 @@ if TYPE_CHECKING:
     from artibot_memory.store.model import Memory
     from artibot_memory.store.table import MemoryType
 
-__all__ = ["Hit", "candidates", "search"]
+__all__ = ["Hit", "LayerHit", "candidates", "search", "search_layers"]
 
 
 def search(
@@ -65,6 +75,55 @@ def search(
     if record:
         journal.note_access([hit.memory.id for hit in hits], home)
     return hits
+
+
+def search_layers(
+    query: str,
+    *,
+    layers: Iterable[str] | None = None,
+    types: Iterable[MemoryType | str] | None = None,
+    project: str | None = None,
+    limit: int = 10,
+    record: bool = True,
+    home: Path | None = None,
+) -> list[Hit | LayerHit]:
+    """Search the stores, the daily notes and MEMORY.md in one ranking, best first.
+
+    ``layers``: any of ``store``, ``episodic``, ``semantic`` (default: all three; with
+    ``types``, which name stores, only ``store`` unless ``layers`` says more). The store
+    hits are :func:`search`'s, scores and filters alike. A layer line that is a memory hit
+    too (a managed MEMORY.md line, a daily bullet sourced by the memory's id) is not
+    returned again: the memory's hit notes it in ``also``.
+    """
+    chosen = set(layers) if layers else ({STORE} if types else set(LAYERS))
+    stored = (
+        search(query, types=types, project=project, limit=limit, record=False, home=home)
+        if STORE in chosen
+        else []
+    )
+    found: list[LayerHit] = []
+    if chosen - {STORE}:
+        try:
+            found = ranked_layers(
+                query, now=clock.now(), layers=chosen, project=project, home=home, limit=limit
+            )
+            stored = _noting_layers(stored, home)
+        except sqlite3.Error:  # no FTS5: the layers are searched through the index only
+            found = []
+    held = {hit.memory.id for hit in stored}
+    again = [h for h in found if h.layer == EPISODIC and h.line.ref in held]
+    hits: list[Hit | LayerHit] = [*stored, *(h for h in found if h not in again)]
+    hits.sort(key=lambda hit: hit.score, reverse=True)
+    hits = hits[: max(limit, 0)]
+    if record:  # what is handed back counts as accessed; only memories have a count
+        journal.note_access([hit.memory.id for hit in hits if isinstance(hit, Hit)], home)
+    return hits
+
+
+def _noting_layers(hits: list[Hit], home: Path | None) -> list[Hit]:
+    """Return the store hits with the layer lines that are those memories noted in ``also``."""
+    noted = noted_in([hit.memory.id for hit in hits], home=home)
+    return [replace(hit, also=tuple(noted.get(hit.memory.id, ()))) for hit in hits]
 
 
 def candidates(

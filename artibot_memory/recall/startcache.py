@@ -94,11 +94,15 @@ def drop_caches(home: str | Path) -> int:
 
 
 def fingerprints(home: str | Path) -> dict[str, list[int] | None]:
-    """Return (inode, size, mtime) of each store file, None for a missing one."""
+    """Return (inode, size, mtime) of each store file, None for a missing one.
+
+    And of the Markdown layers the context quotes: ``MEMORY.md``, and the ``daily``
+    folder (a note written whole replaces its file, which changes the folder's mtime).
+    """
     found: dict[str, list[int] | None] = {}
-    for spec in STORES:
-        seen = fingerprint(os.path.join(home, spec.filename))
-        found[spec.filename] = None if seen is None else list(seen)
+    for name in [*(spec.filename for spec in STORES), "MEMORY.md", "daily"]:
+        seen = fingerprint(os.path.join(home, name))
+        found[name] = None if seen is None else list(seen)
     return found
 
 

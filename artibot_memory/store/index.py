@@ -49,7 +49,7 @@ from pathlib import Path
 from artibot_memory.core import clock, disk
 from artibot_memory.core.errors import CorruptStoreError, StoreError, UnsafeStoreError
 from artibot_memory.core.paths import is_inside
-from artibot_memory.store import envelope
+from artibot_memory.store import envelope, layers
 from artibot_memory.store.files import fingerprint
 from artibot_memory.store.table import STORES, StoreSpec
 from artibot_memory.text.tokens import memory_tokens
@@ -64,8 +64,9 @@ if TYPE_CHECKING:
 INDEX_NAME = "index.sqlite"
 # 2: the JSON apart (docs), a vocabulary of the terms (terms_vocab); 3: created_us (stats);
 # 4: Korean question words as stopwords (the stored tokens changed); 5: totals, kept by
-# triggers (a search of a large index reads its size and average length in one row)
-INDEX_VERSION = 5
+# triggers (a search of a large index reads its size and average length in one row);
+# 6: the Markdown layers' lines (layer_files, layer_lines, layer_terms)
+INDEX_VERSION = 6
 BUSY_TIMEOUT_MS = 5_000
 BATCH = 1_000  # entries parsed and written at a time when a store is read in
 # The characters our tokens hold besides letters and digits (file names, versions): FTS5
@@ -107,6 +108,25 @@ END;
 CREATE TRIGGER IF NOT EXISTS memories_removed AFTER DELETE ON memories BEGIN
     UPDATE totals SET count = count - 1, length = length - old.length;
 END;
+CREATE TABLE IF NOT EXISTS layer_files (path TEXT PRIMARY KEY, fingerprint TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS layer_lines (
+    rowid INTEGER PRIMARY KEY,
+    source TEXT NOT NULL UNIQUE,
+    layer TEXT NOT NULL,
+    path TEXT NOT NULL,
+    line INTEGER NOT NULL,
+    date_us INTEGER NOT NULL,
+    project TEXT,
+    section TEXT,
+    text TEXT NOT NULL,
+    marker TEXT,
+    ref TEXT,
+    length INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS layer_lines_path ON layer_lines (path);
+CREATE VIRTUAL TABLE IF NOT EXISTS layer_terms USING fts5(
+    tokens, tokenize = "unicode61 remove_diacritics 0 tokenchars '{WORD_CHARS}'"
+);
 """  # noqa: S608 - our own schema, no value in it
 
 
@@ -352,6 +372,74 @@ def _usable(entry: object) -> bool:
         and isinstance(entry.get("text"), str)
         and isinstance(entry.get("type"), str)
     )
+
+
+# ---- the Markdown layers
+
+
+def catch_up_layers(connection: sqlite3.Connection, home: str | os.PathLike[str]) -> None:
+    """Bring the layers' rows in step with ``daily/*.md`` and ``MEMORY.md`` on disk.
+
+    Cheap when nothing changed: one ``stat`` per file, compared with the fingerprint
+    (inode, size, mtime) its rows were read from. A changed file is read again, a deleted
+    one's rows dropped. A managed MEMORY.md line is kept with its marker but not in
+    ``layer_terms``: it is the memory it names, which the stores' rows already return.
+    """
+    on_disk = layers.layer_files(home)
+    recorded = dict(connection.execute("SELECT path, fingerprint FROM layer_files"))
+    changed = {
+        rel: found
+        for rel, disk_path in on_disk.items()
+        if (found := fingerprint(disk_path)) is not None and recorded.get(rel) != stamp(found)
+    }
+    gone = [rel for rel in recorded if rel not in on_disk]
+    if not changed and not gone:
+        return
+    with _writing(connection):
+        for rel in [*gone, *changed]:
+            _delete_layer_rows(connection, rel)
+        for rel, found in changed.items():
+            text = layers.read_layer(on_disk[rel])
+            _insert_layer_rows(connection, layers.rows_of(rel, text, found[2] // 1_000))
+            connection.execute("INSERT INTO layer_files VALUES (?, ?)", (rel, stamp(found)))
+
+
+def _delete_layer_rows(connection: sqlite3.Connection, rel: str) -> None:
+    connection.execute(
+        "DELETE FROM layer_terms WHERE rowid IN (SELECT rowid FROM layer_lines WHERE path = ?)",
+        (rel,),
+    )
+    connection.execute("DELETE FROM layer_lines WHERE path = ?", (rel,))
+    connection.execute("DELETE FROM layer_files WHERE path = ?", (rel,))
+
+
+def _insert_layer_rows(connection: sqlite3.Connection, rows: Sequence[layers.LayerRow]) -> None:
+    start = connection.execute("SELECT coalesce(max(rowid), 0) FROM layer_lines").fetchone()[0]
+    lines, terms = [], []
+    for offset, row in enumerate(rows, start=1):
+        tokens = [] if row.marker else memory_tokens(row.text, None, [])
+        lines.append(
+            (
+                start + offset,
+                row.source,
+                row.layer,
+                row.path,
+                row.line,
+                row.date_us,
+                row.project,
+                row.section,
+                row.text,
+                row.marker,
+                row.ref,
+                len(tokens),
+            )
+        )
+        if tokens:
+            terms.append((start + offset, " ".join(tokens)))
+    connection.executemany(
+        "INSERT INTO layer_lines VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", lines
+    )
+    connection.executemany("INSERT INTO layer_terms (rowid, tokens) VALUES (?, ?)", terms)
 
 
 # ---- the write path

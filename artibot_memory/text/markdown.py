@@ -32,13 +32,17 @@ from dataclasses import dataclass, field
 
 __all__ = [
     "Bullet",
+    "DailyBullet",
     "Document",
+    "Item",
     "Line",
     "Section",
     "bullets",
     "fingerprint",
+    "items",
     "marked",
     "parse",
+    "parse_daily_bullet",
     "render",
     "subheading_title",
     "subsections",
@@ -207,3 +211,101 @@ def subheading_title(line: Line) -> str:
     """
     match = SUBHEADING.match(line.text)
     return match.group("title") if match else line.text
+
+
+# ---- the lines a reader searches, and the daily bullet
+
+COMMENT_OPEN, COMMENT_CLOSE = "<!--", "-->"
+DAILY_BULLET = re.compile(
+    r"^(?P<time>[0-2]\d:[0-5]\d)[ \t]+\[(?P<project>[^\]\n]+)\][ \t]+(?P<text>.*?)"
+    r"(?:[ \t]+\((?P<source>session [^\s:()]+:\d+(?:-\d+)?|[a-z]+-[0-9a-f]{6,})\))?[ \t]*$"
+)
+
+
+@dataclass(frozen=True)
+class Item:
+    """One searchable line: a bullet or a line of prose, where it sits, its visible text.
+
+    ``section`` is the ``## `` title above it (None: the preamble), ``group`` the ``### ``
+    title above it within that section (None: none), ``marker`` a managed bullet's id.
+    """
+
+    line: int
+    text: str
+    section: str | None
+    group: str | None
+    bullet: bool
+    marker: str | None = None
+
+
+@dataclass(frozen=True)
+class DailyBullet:
+    """A daily-note bullet read back: ``- HH:MM [project] text (source)`` (docs/NOTES.md)."""
+
+    time: str
+    project: str
+    text: str
+    source: str | None
+
+
+def parse_daily_bullet(body: str) -> DailyBullet | None:
+    """Read a daily bullet's body (the text after ``- ``); None when it has not that shape.
+
+    The source is optional, so a bullet a person wrote with a time and a project reads too.
+
+    >>> parse_daily_bullet("10:20 [shop] Chose argon2 (session 1a2b3c4d:88)")
+    DailyBullet(time='10:20', project='shop', text='Chose argon2', source='session 1a2b3c4d:88')
+    >>> parse_daily_bullet("07:05 [global] Remember: backups run at 3 (ctx-9f8e7d6c5b)").source
+    'ctx-9f8e7d6c5b'
+    >>> parse_daily_bullet("just a thought") is None
+    True
+    """
+    match = DAILY_BULLET.match(body.strip())
+    if match is None:
+        return None
+    return DailyBullet(
+        match.group("time"), match.group("project"), match.group("text"), match.group("source")
+    )
+
+
+def items(doc: Document) -> list[Item]:
+    r"""Return every bullet and prose line of ``doc``, in file order, with where it sits.
+
+    Headings, blank lines, code fences' own lines and HTML comments are not items.
+
+    >>> doc = parse("# M\n<!-- note -->\nIntro\n## A\n### shop\n- x <!-- am:c-1 -->\ny\n")
+    >>> [(i.line, i.text, i.section, i.group, i.marker) for i in items(doc)]
+    [(3, 'Intro', None, None, None), (6, 'x', 'A', 'shop', 'c-1'), (7, 'y', 'A', 'shop', None)]
+    """
+    found = _items_of(doc.preamble, None)
+    for section in doc.sections:
+        found += _items_of(section.body, section.title)
+    return found
+
+
+def _items_of(lines: list[Line], section: str | None) -> list[Item]:
+    found: list[Item] = []
+    group: str | None = None
+    fenced = commented = False
+    for line in lines:
+        text = line.text.strip()
+        if FENCE.match(line.text):
+            fenced = not fenced
+            continue
+        if commented or (not fenced and text.startswith(COMMENT_OPEN)):
+            commented = COMMENT_CLOSE not in text
+            continue
+        sub = None if fenced else SUBHEADING.match(line.text)
+        if sub:
+            group = sub.group("title")
+        elif text and not (text.startswith("#") and not fenced):
+            found.append(_item(line, text, section, group, fenced=fenced))
+    return found
+
+
+def _item(line: Line, text: str, section: str | None, group: str | None, *, fenced: bool) -> Item:
+    match = None if fenced else BULLET.match(line.text)
+    if match is None:
+        return Item(line.number, text, section, group, bullet=False)
+    body, marker = unmarked(match.group("body"))
+    return Item(line.number, body, section, group, bullet=True, marker=marker)
