@@ -373,3 +373,16 @@ def test_items_know_their_source() -> None:
         "shop",
         "daily/2026-11-30.md:2",
     )
+
+
+def test_a_preference_the_note_only_clipped_is_not_an_update(memory_home: Path) -> None:
+    with freeze_time("2026-11-20 09:00:00") as clock:
+        long = memories.save(
+            "preference", "Use pnpm, not npm, in every JavaScript project", key="package-manager"
+        )
+        clipped = (
+            f"- 09:00 [global] Preference detected: Use pnpm, not npm, in every… ({long.id})\n"
+        )
+        write_note(memory_home, "2026-11-20", note("2026-11-20", observations=clipped))
+        clock.tick(timedelta(hours=1))
+        assert consolidate.plan().changes == []

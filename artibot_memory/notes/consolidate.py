@@ -318,6 +318,19 @@ def _noted_value(text: str) -> str:
     return KEY_SUFFIX.sub("", NOTED_PREFIX.sub("", text)).strip()
 
 
+def _edited(noted: str, stored: str) -> bool:
+    """Tell whether a note's value says something else than its memory (not merely shorter).
+
+    >>> _edited("use bun, not pnpm", "Use pnpm, not npm")
+    True
+    >>> _edited("use pnpm, not npm", "Use pnpm, not npm"), _edited("Use pn…", "Use pnpm, not npm")
+    (False, False)
+    """
+    clipped = noted.rstrip().endswith(("…", "..."))  # the writer cut it: a shorter, same text
+    noted, stored = normalize_text(noted), normalize_text(stored)
+    return stored not in noted and not (clipped and stored.startswith(noted))
+
+
 def _updates(window: Sequence[Item], live: dict[str, Memory]) -> list[Change]:
     latest: dict[str, tuple[Item, Memory]] = {}
     for item in window:
@@ -335,9 +348,10 @@ def _updates(window: Sequence[Item], live: dict[str, Memory]) -> list[Change]:
     changes = []
     for key, (item, source) in latest.items():
         value = _noted_value(item.text)
-        edited = normalize_text(source.text) not in normalize_text(value)
         now_held = current.get(key)
-        if not edited or (now_held and normalize_text(now_held.text) == normalize_text(value)):
+        if not _edited(value, source.text) or (
+            now_held and normalize_text(now_held.text) == normalize_text(value)
+        ):
             continue
         was = now_held.text if now_held else source.text
         changes.append(
