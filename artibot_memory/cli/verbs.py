@@ -41,6 +41,11 @@ PROJECT_TYPES = {MemoryType.CONTEXT.value, MemoryType.COMMAND.value, MemoryType.
 
 MAX_IDS_SHOWN = 5
 MAX_SOURCES_SHOWN = 3
+CONSOLIDATION_GROUPS = (  # kind, title, mark: how a proposal is shown
+    ("add", "Add to MEMORY.md", "+"),
+    ("update", "Update", "~"),
+    ("remove", "Remove as stale", "-"),
+)
 
 
 def cmd_save(args: argparse.Namespace) -> Output:
@@ -320,13 +325,6 @@ def _describe_proposal(proposal: Proposal) -> list[str]:
             lines.append(f"{title} ({len(group)}):")
             lines += [line for change in group for line in _change_lines(change, mark)]
     return lines
-
-
-CONSOLIDATION_GROUPS = (
-    ("add", "Add to MEMORY.md", "+"),
-    ("update", "Update", "~"),
-    ("remove", "Remove as stale", "-"),
-)
 
 
 def _change_lines(change: Change, mark: str) -> list[str]:
