@@ -1,13 +1,18 @@
 from __future__ import annotations
 
+import json
+import time
 from datetime import timedelta
 from pathlib import Path
 
 import pytest
 from freezegun import freeze_time
 
+from artibot_memory import lifecycle
 from artibot_memory.api import doctor, memories
 from artibot_memory.api.prune import extend_ttl, plan_prune, prune
+from artibot_memory.cli import app
+from artibot_memory.cli.app import main
 from artibot_memory.core.errors import UnknownMemoryError, UsageError
 from artibot_memory.recall import context
 from artibot_memory.store import tombstones
@@ -125,3 +130,101 @@ def test_the_caps_setting_raises_a_cap_for_prune_and_save(monkeypatch: pytest.Mo
     assert spec_for("context").cap == 2_000  # not a number: the table's
     monkeypatch.delenv("ARTIBOT_MEMORY_CAPS")
     assert spec_for("command").cap == 500  # unset: the table's
+
+
+# ---- the daily notes' forgetting curve (docs/NOTES.md)
+
+
+def write_notes(home: Path, *days: str) -> None:
+    folder = home / "daily"
+    folder.mkdir(parents=True, exist_ok=True)
+    for day in days:
+        (folder / f"{day}.md").write_text(f"# {day}\n\n## Events\n- 10:00 [shop] x (ctx-1)\n")
+
+
+def notes_left(home: Path) -> list[str]:
+    return sorted(p.name for p in (home / "daily").iterdir())
+
+
+def test_daily_notes_older_than_90_local_days_are_planned_then_pruned(memory_home: Path) -> None:
+    write_notes(memory_home, "2026-09-01", "2026-09-02", "2026-11-30")
+    (memory_home / "daily" / "my-ideas.md").write_text("not a daily note\n")
+    with freeze_time("2026-12-01 12:00:00"):  # 2026-09-01 is 91 days back, 09-02 is 90
+        plan = plan_prune()
+        assert plan.notes == ["daily/2026-09-01.md"]
+        assert len(notes_left(memory_home)) == 4  # the plan deletes nothing
+        report = prune()
+    assert report.notes == ["daily/2026-09-01.md"]
+    assert notes_left(memory_home) == ["2026-09-02.md", "2026-11-30.md", "my-ideas.md"]
+
+
+def test_the_notes_days_setting_changes_how_long_notes_are_kept(
+    memory_home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    write_notes(memory_home, "2026-11-20", "2026-11-29")
+    monkeypatch.setenv("ARTIBOT_MEMORY_NOTES_DAYS", "7")
+    with freeze_time("2026-12-01 12:00:00"):
+        assert plan_prune().notes == ["daily/2026-11-20.md"]
+        monkeypatch.setenv("ARTIBOT_MEMORY_NOTES_DAYS", "0")  # not a positive number: 90
+        assert plan_prune().notes == []
+
+
+def test_a_notes_day_is_the_local_day(memory_home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    write_notes(memory_home, "2026-09-01")
+    monkeypatch.setenv("TZ", "Asia/Seoul")
+    time.tzset()
+    try:
+        # 16:00 UTC on 2026-11-30 is 01:00 on 2026-12-01 in Seoul: 91 local days after 09-01.
+        with freeze_time("2026-11-30 16:00:00"):
+            assert plan_prune().notes == ["daily/2026-09-01.md"]
+        with freeze_time("2026-11-30 14:00:00"):  # 23:00 on 11-30 in Seoul: 90 days, kept
+            assert plan_prune().notes == []
+    finally:
+        monkeypatch.delenv("TZ")
+        time.tzset()
+
+
+def test_the_prune_verb_shows_old_notes_and_asks_first(
+    memory_home: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    write_notes(memory_home, "2026-08-01", "2026-11-30")
+    with freeze_time("2026-12-01 12:00:00"):
+        assert main(["prune", "--dry-run"]) == 0
+        out = capsys.readouterr().out
+        assert "1 daily notes older than 90 days:" in out
+        assert "old note  daily/2026-08-01.md" in out
+        assert main(["prune"]) == 0  # no terminal: the question is answered no
+        assert "nothing deleted" in capsys.readouterr().out
+        assert len(notes_left(memory_home)) == 2
+        questions: list[str] = []
+
+        def yes(question: str) -> bool:
+            questions.append(question)
+            return True
+
+        monkeypatch.setattr(app, "ask", yes)
+        assert main(["prune", "--json"]) == 0
+    assert questions == ["Delete these 1 daily notes? [y/N] "]
+    assert json.loads(capsys.readouterr().out)["notes"] == ["daily/2026-08-01.md"]
+    assert notes_left(memory_home) == ["2026-11-30.md"]
+
+
+def test_yes_prunes_old_notes_with_expired_memories(
+    memory_home: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with freeze_time("2026-08-01 12:00:00") as clock:
+        memories.save("command", "make old")
+        write_notes(memory_home, "2026-08-01")
+        clock.tick(timedelta(days=95))
+        assert main(["prune", "--yes"]) == 0
+    assert "deleted 1 memories and 1 daily notes" in capsys.readouterr().out
+    assert notes_left(memory_home) == []
+
+
+def test_session_start_prunes_old_notes_without_asking_as_it_does_expired_memories(
+    memory_home: Path,
+) -> None:
+    write_notes(memory_home, "2026-08-01")
+    with freeze_time("2026-12-01 12:00:00"):
+        lifecycle.ingest(then_prune=True)  # what a SessionStart's worker runs
+    assert notes_left(memory_home) == []

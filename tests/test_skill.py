@@ -29,6 +29,12 @@ PROGRAM = "artibot-memory"
 _FENCE = re.compile(r"^[ \t]*```bash\n(.*?)^[ \t]*```", re.MULTILINE | re.DOTALL)
 _INLINE = re.compile(r"(?<!`)`([^`\n]+)`(?!`)")
 _ALLOWED = re.compile(r"^\s*-\s*Bash\(artibot-memory (\S+) \*\)\s*$", re.MULTILINE)
+_NAMED = re.compile(rf"`{PROGRAM} ([a-z][a-z-]*)")
+
+# Verbs of issue 13 that other branches add (get: recall across layers; edit: MEMORY.md):
+# until they are merged, a command of theirs is skipped, not failed; once the parser has
+# them, they are checked like every other verb.
+ARRIVING = {"get", "edit"}
 
 
 def skill_text() -> str:
@@ -84,8 +90,14 @@ def test_the_skill_shows_enough_commands_to_check() -> None:
     assert {argv_of(c)[0] for c in all_commands()} >= {"search", "save", "list", "forget", "prune"}
 
 
+def skip_if_arriving(verb: str) -> None:
+    if verb in ARRIVING and verb not in subparsers():
+        pytest.skip(f"`{verb}` arrives with another branch of issue 13")
+
+
 @pytest.mark.parametrize("command", all_commands())
 def test_every_command_in_the_skill_parses(command: str) -> None:
+    skip_if_arriving(argv_of(command)[0])
     try:
         build_parser().parse_args(argv_of(command))
     except SystemExit as exc:  # argparse's way of refusing, after printing why
@@ -122,6 +134,8 @@ def test_the_real_command_line_prints_help_for_every_verb_the_skill_uses() -> No
     overview = run_entry("--help")
     assert overview.returncode == 0, overview.stderr
     for verb in verbs:
+        if verb in ARRIVING and verb not in subparsers():
+            continue
         assert verb in overview.stdout
         done = run_entry(verb, "--help")
         assert done.returncode == 0, (verb, done.stderr)
@@ -163,3 +177,27 @@ def test_the_skill_names_every_hook_the_plugin_declares() -> None:
     section = body.split("## What the hooks already keep", 1)[1].split("\n## ", 1)[0]
     missing = [event for event in events if event not in section]
     assert not missing, f"the skill does not say what these hooks keep: {missing}"
+
+
+def test_every_verb_the_skill_names_is_a_verb_of_the_cli() -> None:
+    _, body = frontmatter_and_body()
+    named = set(_NAMED.findall(body)) | {argv_of(c)[0] for c in all_commands()}
+    assert {"consolidate", "get", "edit", "prune", "save"} <= named
+    missing = named - set(subparsers()) - ARRIVING
+    assert not missing, f"the skill names verbs the CLI lacks: {sorted(missing)}"
+
+
+def test_the_skill_says_how_to_consolidate_with_the_user_first() -> None:
+    _, body = frontmatter_and_body()
+    commands = [argv_of(c) for c in all_commands() if argv_of(c)[0] == "consolidate"]
+    assert ["consolidate", "--dry-run"] in commands
+    section = body.split("### Consolidating", 1)[1].split("\n## ", 1)[0]
+    assert section.index("--dry-run") < section.index("consolidate --yes")
+    assert "checkpoint 1" in section
+
+
+def test_decisions_are_saved_with_the_decision_tag_in_english_and_korean() -> None:
+    saves = [build_parser().parse_args(argv_of(c)) for c in all_commands() if " save " in f" {c} "]
+    decisions = [ns.text for ns in saves if "decision" in (ns.tag or [])]
+    assert any(text.isascii() for text in decisions)
+    assert any(re.search("[가-힣]", text) for text in decisions)

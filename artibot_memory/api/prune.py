@@ -12,17 +12,35 @@ come back (its expiry travels in the record, so an import drops it on arrival an
 restore leaves it out), and an entry evicted over the cap was dropped for room, not at the
 user's request, so an import may bring it back. The journal is not searched: a record
 waiting there is newer than anything that expired.
+
+The daily notes follow the same rule (docs/NOTES.md, the forgetting curve): a note older
+than ``ARTIBOT_MEMORY_NOTES_DAYS`` local days (default 90) is listed by ``plan_prune`` and
+removed by ``prune``. Like an expired memory, it goes without a question when SessionStart
+prunes (an expiry the user set by the setting, not a choice to make each time), and the
+``prune`` verb lists it and asks first, as it does for the stores.
+
+>>> import os
+>>> os.environ[NOTES_DAYS_ENV] = "30"
+>>> notes_days()
+30
+>>> os.environ[NOTES_DAYS_ENV] = "forever"
+>>> notes_days()
+90
+>>> del os.environ[NOTES_DAYS_ENV]
 """
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from pathlib import Path
 
+from artibot_memory.api.consolidate import DAILY, notes_dir
 from artibot_memory.core import clock
 from artibot_memory.core.errors import StoreBusyError, StoreError, UnknownMemoryError, UsageError
 from artibot_memory.core.paths import memory_home
+from artibot_memory.notes.consolidate import day_of
 from artibot_memory.recall.startcache import drop_caches
 from artibot_memory.store.jsonfile import Store
 from artibot_memory.store.merge import drop_expired, enforce_cap
@@ -30,14 +48,20 @@ from artibot_memory.store.model import Memory
 from artibot_memory.store.table import STORES, specs_for_id
 
 MAX_EXTENSION_DAYS = 3_650
+NOTES_DAYS_ENV = "ARTIBOT_MEMORY_NOTES_DAYS"
+DEFAULT_NOTES_DAYS = 90
 
 
 @dataclass
 class PruneReport:
-    """What a prune removed (or, dry, would remove): expired and over-cap entries."""
+    """What a prune removed (or, dry, would remove): expired and over-cap entries, old notes.
+
+    ``notes`` names the daily notes past their days (``daily/2026-08-01.md``).
+    """
 
     expired: list[Memory] = field(default_factory=list)
     over_cap: list[Memory] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
     skipped_busy: list[str] = field(default_factory=list)
     unusable: list[str] = field(default_factory=list)
 
@@ -55,13 +79,50 @@ def plan_prune(home: Path | None = None) -> PruneReport:
         entries = Store(spec, home).load()
         report.expired += drop_expired(entries, now)
         report.over_cap += enforce_cap(entries, spec.cap)
+    report.notes = [f"{DAILY}/{path.name}" for path in old_notes(home or memory_home(), now)]
     return report
+
+
+def notes_days() -> int:
+    """How many local days a daily note is kept: ``ARTIBOT_MEMORY_NOTES_DAYS``, default 90."""
+    value = os.environ.get(NOTES_DAYS_ENV, "").strip()
+    return int(value) if value.isdigit() and int(value) > 0 else DEFAULT_NOTES_DAYS
+
+
+def old_notes(home: Path, now: datetime) -> list[Path]:
+    """Return the daily notes older than :func:`notes_days` local days, oldest first.
+
+    A note of day D goes when today (local) is more than that many days after D: with the
+    default 90, the note of 2026-09-01 is kept through 2026-11-30 and goes on 2026-12-01.
+    """
+    folder = notes_dir(home)
+    if not folder.is_dir():
+        return []
+    today = now.astimezone().date()
+    keep = timedelta(days=notes_days())
+    old = []
+    for path in sorted(folder.glob("*.md")):
+        day = day_of(path.name)
+        if day is not None and today - day > keep and path.is_file() and not path.is_symlink():
+            old.append(path)
+    return old
+
+
+def _remove_notes(home: Path, now: datetime) -> list[str]:
+    removed = []
+    for path in old_notes(home, now):
+        try:
+            path.unlink()
+        except FileNotFoundError:
+            continue  # another prune was first
+        removed.append(f"{DAILY}/{path.name}")
+    return removed
 
 
 def prune(home: Path | None = None, *, lock_timeout: float = 10.0) -> PruneReport:
     """Remove expired and over-cap entries from every store, its backup and the start caches.
 
-    Busy stores are skipped.
+    Busy stores are skipped. Daily notes past their days are removed too.
     """
     home = home if home is not None else memory_home()
     now = clock.now()
@@ -80,6 +141,7 @@ def prune(home: Path | None = None, *, lock_timeout: float = 10.0) -> PruneRepor
             report.unusable.append(str(exc))  # the others are still pruned
     if report.removed:
         drop_caches(home)
+    report.notes = _remove_notes(home, now)
     return report
 
 

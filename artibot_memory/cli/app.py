@@ -127,6 +127,13 @@ EXAMPLES: dict[str, list[tuple[str, str]]] = {
         ("import memories.jsonl", "all or nothing"),
         ("import --skip-invalid old.jsonl", ""),
         ("""echo '{"type": "preference", "text": "Use tabs"}' | artibot-memory import -""", ""),
+        ("import --claude-auto-memory", "Claude Code's auto memory of this project"),
+        ("import --claude-auto-memory ~/src/shop", ""),
+    ],
+    "consolidate": [
+        ("consolidate", "the notes since the last run: shows, then asks"),
+        ("consolidate --dry-run --days 30", "the last 30 days, changing nothing"),
+        ("consolidate --yes --json", "apply without asking"),
     ],
     "doctor": [
         ("doctor", "checks every file; exit 1 when one needs mending"),
@@ -179,6 +186,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_get(subparsers)
     _add_prune(subparsers)
     _add_transfer(subparsers)
+    _add_consolidate(subparsers)
     _add_doctor(subparsers)
     _add_edit(subparsers)
     hook = subparsers.add_parser(
@@ -360,11 +368,37 @@ def _add_transfer(subparsers: argparse._SubParsersAction[argparse.ArgumentParser
     imp = subparsers.add_parser("import", help="add memories from a JSON Lines file (- for stdin)")
     imp.add_argument(
         "file",
+        nargs="?",
         help="JSON Lines: records as export writes them, or short ones with type and text; "
         "- reads stdin",
     )
+    imp.add_argument(
+        "--claude-auto-memory",
+        nargs="?",
+        const="",
+        metavar="PROJECT",
+        help="instead, read Claude Code's own auto memory of PROJECT (default: this one) "
+        "from $CLAUDE_CONFIG_DIR or ~/.claude, read only",
+    )
     imp.add_argument("--skip-invalid", action="store_true", help="import the valid lines anyway")
     _json_flag(imp, "how many were imported and skipped")
+
+
+def _add_consolidate(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    consolidate = subparsers.add_parser(
+        "consolidate",
+        help="propose what the recent daily notes add to MEMORY.md and what is stale, then ask",
+    )
+    consolidate.add_argument(
+        "--days",
+        type=int,
+        metavar="N",
+        help="read the notes of the last N days, 1 to 30 (default: since the last "
+        "consolidation, or the last 7 days)",
+    )
+    consolidate.add_argument("--dry-run", action="store_true", help="only show the proposal")
+    consolidate.add_argument("--yes", action="store_true", help="apply without asking")
+    _json_flag(consolidate, "the proposal and what was applied")
 
 
 def _add_doctor(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -437,11 +471,12 @@ def dispatch(args: argparse.Namespace) -> Output:
         "export": verbs.cmd_export,
         "import": verbs.cmd_import,
         "prune": lambda a: verbs.cmd_prune(a, ask),
+        "consolidate": lambda a: verbs.cmd_consolidate(a, ask),
         "ingest": verbs.cmd_ingest,
         "doctor": verbs.cmd_doctor,
         "edit": verbs.cmd_edit,
     }
-    return verbs.after_write(args.verb, table[args.verb](args))
+    return verbs.after_write(args, table[args.verb](args))
 
 
 def _hook_elsewhere(args: argparse.Namespace) -> Output:

@@ -60,12 +60,15 @@ class Output:
     """What a command produced: data for ``--json``, and lines (or a view) for people.
 
     ``view`` draws the lines when the style of the output is known (colour, width).
+    ``wrote`` is false for a writing verb that, this time, changed nothing (a checkpoint
+    answered no): then MEMORY.md is not rendered after it.
     """
 
     data: Any = None
     lines: list[str] = field(default_factory=list)
     exit_code: int = 0
     view: View | None = None
+    wrote: bool = True
 
     def text(self, style: Style) -> list[str]:
         """Return the lines a person reads, drawn in ``style``."""

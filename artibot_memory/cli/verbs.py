@@ -1,10 +1,11 @@
 """The CLI's writing verbs: each takes parsed arguments and returns an :class:`Output`.
 
-``save``, ``forget``, ``export``, ``import``, ``prune``, ``ingest``, ``doctor`` and ``edit``:
-the verbs that write, or read the stores whole, and so import pydantic and the writers.
-After a verb that writes, MEMORY.md is rendered again, in one place (:func:`after_write`). The
-read verbs, and :class:`Output` itself, are in :mod:`artibot_memory.cli.reads`. None of
-them prints, except ``prune``, which asks its confirmation question through ``confirm``.
+``save``, ``forget``, ``export``, ``import``, ``prune``, ``consolidate``, ``ingest``,
+``doctor`` and ``edit``: the verbs that write, or read the stores whole, and so import
+pydantic and the writers. After a verb that writes, MEMORY.md is rendered again, in one place
+(:func:`after_write`). The read verbs, and :class:`Output` itself, are in
+:mod:`artibot_memory.cli.reads`. None of them prints, except ``prune`` and ``consolidate``,
+which ask their confirmation question through ``confirm``.
 """
 
 from __future__ import annotations
@@ -17,8 +18,15 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from artibot_memory.api import doctor, memories
-from artibot_memory.api.prune import PruneReport, extend_ttl, plan_prune, prune
+from artibot_memory.api import consolidate, doctor, memories
+from artibot_memory.api.prune import (
+    NOTES_DAYS_ENV,
+    PruneReport,
+    extend_ttl,
+    notes_days,
+    plan_prune,
+    prune,
+)
 from artibot_memory.api.transfer import export_lines, import_file
 from artibot_memory.cli import render
 from artibot_memory.cli.reads import Output, brief
@@ -26,12 +34,19 @@ from artibot_memory.cli.render import Style
 from artibot_memory.core import clock
 from artibot_memory.core.errors import UsageError
 from artibot_memory.core.project import display_name, resolve_project
+from artibot_memory.notes.consolidate import Change, Proposal
 from artibot_memory.store.model import Memory, MemoryType, Source
 
 Confirm = Callable[[str], bool]
 PROJECT_TYPES = {MemoryType.CONTEXT.value, MemoryType.COMMAND.value, MemoryType.ERROR.value}
 
 MAX_IDS_SHOWN = 5
+MAX_SOURCES_SHOWN = 3
+CONSOLIDATION_GROUPS = (  # kind, title, mark: how a proposal is shown
+    ("add", "Add to MEMORY.md", "+"),
+    ("update", "Update", "~"),
+    ("remove", "Remove as stale", "-"),
+)
 
 
 def cmd_save(args: argparse.Namespace) -> Output:
@@ -84,6 +99,14 @@ def cmd_export(args: argparse.Namespace) -> Output:
 
 def cmd_import(args: argparse.Namespace) -> Output:
     """``import FILE``: JSON Lines in; all or nothing unless ``--skip-invalid``."""
+    if args.claude_auto_memory is not None:
+        if args.file is not None:
+            msg = "import reads a FILE or --claude-auto-memory, not both"
+            raise UsageError(msg)
+        return _import_claude(args.claude_auto_memory or None)
+    if args.file is None:
+        msg = "import needs a FILE (- for stdin), or --claude-auto-memory [PROJECT]"
+        raise UsageError(msg)
     lines, source = _read_lines(args.file)
     report = import_file(lines, source, skip_invalid=args.skip_invalid)
     text = [f"imported {report.imported} memories"]
@@ -99,6 +122,21 @@ def cmd_import(args: argparse.Namespace) -> Output:
             + (" …" if len(report.forgotten) > MAX_IDS_SHOWN else "")
         )
     return Output(asdict(report), text)
+
+
+def _import_claude(project: str | None) -> Output:
+    """``import --claude-auto-memory [PROJECT]``: Claude Code's auto memory, read only."""
+    from artibot_memory.api.claude_memory import import_auto_memory  # noqa: PLC0415
+
+    report = import_auto_memory(project)
+    counts = f"{report.preferences} preferences, {report.contexts} contexts"
+    where = f"{len(report.files)} files in {report.folder}"
+    text = [
+        f"imported {report.imported} memories from Claude Code's auto memory ({counts}; {where})"
+    ]
+    if report.already:
+        text.append(f"{report.already} were there already and were not added again")
+    return Output({**asdict(report), "imported": report.imported}, text)
 
 
 def _read_lines(name: str) -> tuple[Iterable[str], str]:
@@ -121,16 +159,24 @@ def cmd_prune(args: argparse.Namespace, confirm: Confirm) -> Output:
         return Output(
             _prune_data(report, done=done),
             view=lambda s: [*before, *_describe_plan(plan, now, s), *after],
+            wrote=done,
         )
 
-    if not plan.removed or args.dry_run:
+    if not (plan.removed or plan.notes) or args.dry_run:
         return output(plan, done=False, after=[])
-    if not (args.yes or confirm(f"Delete these {len(plan.removed)} memories? [y/N] ")):
+    if not (args.yes or confirm(f"Delete these {_what_goes(plan)}? [y/N] ")):
         return output(
             plan, done=False, after=["nothing deleted (run with --yes to prune without a terminal)"]
         )
     done = prune()
-    return output(done, done=True, after=[f"deleted {len(done.removed)} memories"])
+    return output(done, done=True, after=[f"deleted {_what_goes(done)}"])
+
+
+def _what_goes(plan: PruneReport) -> str:
+    """``3 memories``, ``2 daily notes``, or ``3 memories and 2 daily notes``."""
+    parts = [f"{len(plan.removed)} memories"] if plan.removed or not plan.notes else []
+    parts += [f"{len(plan.notes)} daily notes"] if plan.notes else []
+    return " and ".join(parts)
 
 
 def _extend_all(requests: list[list[str]] | None) -> list[Memory]:
@@ -146,12 +192,18 @@ def _extend_all(requests: list[list[str]] | None) -> list[Memory]:
 
 
 def _describe_plan(plan: PruneReport, now: datetime, style: Style) -> list[str]:
-    if not plan.removed:
+    if not (plan.removed or plan.notes):
         return ["nothing to prune"]
-    lines = [f"{len(plan.expired)} expired, {len(plan.over_cap)} over their store's cap:"]
-    lines += [f"  expired   {render.one_line(m, now, style)}" for m in plan.expired]
-    lines += [f"  over cap  {render.one_line(m, now, style)}" for m in plan.over_cap]
-    lines.append("keep one with: artibot-memory prune --extend-ttl ID DAYS")
+    lines = []
+    if plan.removed:
+        lines = [f"{len(plan.expired)} expired, {len(plan.over_cap)} over their store's cap:"]
+        lines += [f"  expired   {render.one_line(m, now, style)}" for m in plan.expired]
+        lines += [f"  over cap  {render.one_line(m, now, style)}" for m in plan.over_cap]
+        lines.append("keep one with: artibot-memory prune --extend-ttl ID DAYS")
+    if plan.notes:
+        lines.append(f"{len(plan.notes)} daily notes older than {notes_days()} days:")
+        lines += [f"  old note  {name}" for name in plan.notes]
+        lines.append(f"keep them longer with {NOTES_DAYS_ENV}=DAYS")
     return lines
 
 
@@ -160,6 +212,7 @@ def _prune_data(plan: PruneReport, *, done: bool) -> dict[str, Any]:
         "deleted": done,
         "expired": [brief(m) for m in plan.expired],
         "over_cap": [brief(m) for m in plan.over_cap],
+        "notes": plan.notes,
         "skipped_busy": plan.skipped_busy,
     }
 
@@ -233,13 +286,16 @@ def cmd_doctor(args: argparse.Namespace) -> Output:
 NO_REFRESH = frozenset({"export", "ingest", "edit", "hook", "home"})
 
 
-def after_write(verb: str, output: Output) -> Output:
+def after_write(args: argparse.Namespace, output: Output) -> Output:
     """Render MEMORY.md again after a writing verb (every one but :data:`NO_REFRESH`).
+
+    A ``--dry-run``, or a checkpoint answered no, writes nothing: nothing is rendered either.
 
     The verb's own write is done: a failure here is logged (``logs/hooks.log``) and does not
     turn the verb into an error; the next refresh tries again.
     """
-    if verb in NO_REFRESH:
+    verb = args.verb
+    if verb in NO_REFRESH or getattr(args, "dry_run", False) or not output.wrote:
         return output
     from artibot_memory.api.semantic import refresh  # noqa: PLC0415 - the writers' verbs only
     from artibot_memory.capture.hooklog import log_failure  # noqa: PLC0415
@@ -268,3 +324,72 @@ def cmd_edit(args: argparse.Namespace) -> Output:
         if ids
     ]
     return Output(asdict(report), lines or [f"no change to {report.path}"])
+
+
+def cmd_consolidate(args: argparse.Namespace, confirm: Confirm) -> Output:
+    """``consolidate``: show what the daily notes add and what is stale, ask, then apply.
+
+    ``--dry-run`` only shows; ``--yes`` applies without asking; without a terminal (and
+    without ``--yes``) the question is answered no: it only reports. Applying (even
+    nothing) records the run, so the next one reads only newer notes.
+    """
+    proposal = consolidate.plan(args.days)
+    shown = _describe_proposal(proposal)
+    count = len(proposal.changes)
+
+    def output(*, applied: consolidate.Applied | None, after: list[str]) -> Output:
+        data = {
+            "since": proposal.since.isoformat(),
+            "files": proposal.files,
+            "proposal": [change.as_dict() for change in proposal.changes],
+            "applied": applied is not None,
+            "changes": applied.changes if applied else [],
+            "last_run": applied.last_run if applied else None,
+        }
+        return Output(data, [*shown, *after], wrote=applied is not None)
+
+    if args.dry_run:
+        return output(applied=None, after=["dry run: nothing changed"] if count else [])
+    asked = f"Apply these {count} changes? [y/N] "
+    if count and not (args.yes or confirm(asked)):
+        return output(
+            applied=None,
+            after=["nothing applied (run `artibot-memory consolidate --yes` to apply)"],
+        )
+    if not count and not (args.yes or _interactive()):
+        return output(applied=None, after=[])
+    applied = consolidate.apply(proposal)
+    return output(applied=applied, after=[f"applied {count} changes; recorded this run"])
+
+
+def _interactive() -> bool:
+    return sys.stdin.isatty() and sys.stderr.isatty()
+
+
+def _describe_proposal(proposal: Proposal) -> list[str]:
+    first = proposal.since.astimezone()
+    head = (
+        f"read {len(proposal.files)} daily notes, from {first:%Y-%m-%d %H:%M} "
+        f"to {proposal.until.astimezone():%Y-%m-%d %H:%M}"
+    )
+    if not proposal.changes:
+        return [head, "nothing to change in MEMORY.md"]
+    lines = [head]
+    for kind, title, mark in CONSOLIDATION_GROUPS:
+        group = proposal.group(kind)
+        if group:
+            lines.append(f"{title} ({len(group)}):")
+            lines += [line for change in group for line in _change_lines(change, mark)]
+    return lines
+
+
+def _change_lines(change: Change, mark: str) -> list[str]:
+    what = change.memory_id or ("new context" if change.action == "create" else change.action)
+    where = f" [{display_name(change.project)}]" if change.project else ""
+    tags = f" #{' #'.join(change.tags)}" if change.action == "create" else ""
+    reason = f"    {change.reason}"
+    if change.sources:
+        shown = change.sources[:MAX_SOURCES_SHOWN]
+        more = len(change.sources) - len(shown)
+        reason += f"; from {', '.join(shown)}" + (f" (+{more})" if more else "")
+    return [f"  {mark} {what}{where}: {render.printable(change.text)}{tags}", reason]
