@@ -43,7 +43,7 @@ from artibot_memory.store.model import MemoryType, Scope, Source, State
 from artibot_memory.text.tokens import normalize_text
 
 Payload = dict[str, Any]
-SESSION_KEY_PREFIX = "session:"
+SESSION_KEY_PREFIX = memories.SESSION_KEY
 SUMMARY_CHARS = 2_000
 START_LOCK_TIMEOUT = 0.5
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import time
 from collections.abc import Iterator
@@ -16,6 +17,7 @@ from freezegun import freeze_time
 
 from artibot_memory import lifecycle
 from artibot_memory.api import daily as api_daily
+from artibot_memory.api import memories
 from artibot_memory.capture.transcript import read_transcript
 from artibot_memory.cli.app import main
 from artibot_memory.notes import daily
@@ -134,7 +136,14 @@ def test_a_session_writes_each_section_with_sources(tmp_path: Path, memory_home:
     assert "I chose argon2 over bcrypt because it is memory-hard" in said
     assert {b.project for b in found} == {"shop"}
     assert found[0].time == "10:02"
-    assert all(str(b.source).startswith("session 1a2b3c4d:") for b in found)
+    events = [b for b in found if not b.text.startswith("I chose")]
+    assert all(str(b.source).startswith("session 1a2b3c4d:") for b in events)
+    # a decision is kept as a memory too (MEMORY.md lists it), and the note cites it
+    (decision,) = [b for b in found if b.text.startswith("I chose")]
+    kept = memories.get(str(decision.source))
+    assert "decision" in kept.tags
+    assert kept.source.session_id == SESSION
+    assert kept.source.line is not None
 
 
 def test_a_week_of_sessions_leaves_one_note_per_day(tmp_path: Path, memory_home: Path) -> None:
@@ -396,7 +405,7 @@ def test_a_checkpoint_then_more_work_then_the_end_adds_only_the_new_part(
         "Edited auth/hash.py",
     ]
     decisions = note(memory_home, date(2026, 11, 30)).split("## Decisions")[1]
-    assert "bcrypt 대신 argon2로 하자 (session 1a2b3c4d:" in decisions
+    assert re.search(r"bcrypt 대신 argon2로 하자 \(ctx-[0-9a-f]+\)", decisions)
     first_span = {b.source for b in checkpoint if b.text.startswith("Asked")}
     assert all(b.source not in first_span for b in new)
 

@@ -31,14 +31,14 @@ from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
-from artibot_memory.api.memories import list_memories
+from artibot_memory.api.memories import Draft, list_memories, save_many
 from artibot_memory.capture.transcript import FailedCommand, Mark, SessionDigest, read_transcript
 from artibot_memory.core import clock, disk
 from artibot_memory.core.paths import memory_home
 from artibot_memory.core.project import display_name
 from artibot_memory.notes import daily
 from artibot_memory.notes.daily import DECISIONS, EVENTS, NOTES, OBSERVATIONS, Item
-from artibot_memory.store.model import Memory, MemoryType
+from artibot_memory.store.model import Memory, MemoryType, Source
 from artibot_memory.text.shell import command_signature, program_and_target
 from artibot_memory.text.trim import clip
 
@@ -61,6 +61,8 @@ MAX_FILES_NAMED = 6
 MAX_TESTS_NAMED = 3
 MAX_ERRORS_NAMED = 4
 DECISION_TAG = "decision"
+STATED = "a decision stated"  # the why of a decision kept from the session's own words
+DECISION_CONFIDENCE = 0.6  # heard once, in the session's own words: not yet confirmed
 # why a context was kept from a prompt: asked to remember it, or stated as a project fact
 REMEMBERED = frozenset({"asked to remember", "a project fact"})
 # programs (with their subcommand) that only look around: a session of these alone is routine
@@ -88,8 +90,47 @@ def note_session(
     if covered and digest.path and covered >= digest.first_line:
         digest = read_transcript(digest.path, after_line=covered)
     items = session_items(digest, session_id, project) if digest.first_line else []
+    keep_decisions(digest, session_id, project, home)
     items += _memory_items(session_id, digest, project, home)
     return _write(home, items)
+
+
+def keep_decisions(
+    digest: SessionDigest, session_id: str, project: str | None, home: Path
+) -> list[Memory]:
+    """Keep each decision the session stated as a context tagged ``decision``.
+
+    So MEMORY.md lists a project's recent decisions and search finds them as memories; the
+    day's note then cites the memory. Each is named by its session and transcript line, so
+    a retried worker or a resumed session counts it once.
+    """
+    drafts = [
+        Draft(
+            MemoryType.CONTEXT,
+            mark.text,
+            tags=[DECISION_TAG],
+            project=project,
+            confidence=DECISION_CONFIDENCE,
+            why=f"{STATED} by the {mark.kind}",
+            source=Source(
+                channel="hook:SessionEnd", session_id=session_id, path=digest.path, line=mark.line
+            ),
+            created_at=mark.at,
+            observation=f"decision:{session_id}:{mark.line}",
+        )
+        for mark in _distinct(digest.decisions)
+    ]
+    return save_many(drafts, home=home) if drafts else []
+
+
+def _distinct(marks: tuple[Mark, ...]) -> list[Mark]:
+    seen: set[str] = set()
+    kept = []
+    for mark in marks:
+        if mark.text.strip() and mark.text.lower() not in seen:
+            seen.add(mark.text.lower())
+            kept.append(mark)
+    return kept
 
 
 def note_memory(memory: Memory, section: str, home: Path | None = None) -> list[Item]:
@@ -104,7 +145,7 @@ def session_items(digest: SessionDigest, session_id: str, project: str | None) -
     span = daily.session_source(session_id, digest.first_line, digest.last_line)
     ends = digest.ended_at or clock.now()
     here = _Here(session_id, _name(project), span, ends, digest.cwd)
-    return _events(digest, here) + _decisions(digest.decisions, here)
+    return _events(digest, here)
 
 
 @dataclass(frozen=True)
@@ -200,18 +241,6 @@ def _closing(d: SessionDigest, here: _Here) -> Item:
     return here.item(EVENTS, d.ended_at, f"Session{branch}{took}")
 
 
-def _decisions(marks: tuple[Mark, ...], here: _Here) -> list[Item]:
-    seen: set[str] = set()
-    items = []
-    for mark in marks:
-        text = _said(mark.text, TEXT_CHARS)
-        if text.lower() not in seen:
-            seen.add(text.lower())
-            source = daily.session_source(here.session_id, mark.line)
-            items.append(here.item(DECISIONS, mark.at, text, source))
-    return items
-
-
 # ---- what the stores say this session did
 
 
@@ -234,7 +263,8 @@ def _memory_item(m: Memory, session_id: str) -> Item | None:
     text = _said(m.text, TEXT_CHARS)
     made_here = m.source.session_id == session_id
     if m.type is MemoryType.CONTEXT and DECISION_TAG in m.tags and made_here:
-        return Item(DECISIONS, m.created_at, _name(m.project), f"Decided: {text}", m.id)
+        said = text if (m.why or "").startswith(STATED) else f"Decided: {text}"
+        return Item(DECISIONS, m.created_at, _name(m.project), said, m.id)
     if m.type is MemoryType.CONTEXT and m.why in REMEMBERED and made_here:
         return Item(NOTES, m.created_at, _name(m.project), f"Remember: {text}", m.id)
     if m.type is MemoryType.PREFERENCE and made_here:

@@ -27,6 +27,7 @@ from artibot_memory.core.errors import UnknownMemoryError, UsageError
 from artibot_memory.core.paths import memory_home
 from artibot_memory.core.project import project_of, same_project
 from artibot_memory.core.redact import redact, redact_value
+from artibot_memory.notes import daily
 from artibot_memory.recall.startcache import drop_caches
 from artibot_memory.recall.vectors import remove as remove_vectors
 from artibot_memory.store.index import remove as remove_index
@@ -50,6 +51,7 @@ from artibot_memory.text.tags import auto_tags
 
 TRUNCATION_MARK = " … [truncated]"
 MIN_QUOTED_CHARS = 8  # shorter texts are matched whole, never as a part of a longer string
+SESSION_KEY = "session:"  # a session summary's key: this prefix, then the session id
 
 
 @dataclass
@@ -246,7 +248,7 @@ def _matches(memory: Memory, memory_id: str | None, key: str | None) -> bool:
 
 
 def _erase_traces(gone: Sequence[Memory], home: Path) -> None:
-    """Remove what the journal, set-aside copies, caches, index and vectors hold of ``gone``."""
+    """Remove what the journal, set-aside copies, daily notes, caches and index hold of ``gone``."""
     journal.drop_lines(journal_matcher(gone), home)
     needles = [
         spelling.encode("utf-8")
@@ -256,6 +258,10 @@ def _erase_traces(gone: Sequence[Memory], home: Path) -> None:
     for copy in _set_aside_copies(home):
         if any(needle in copy.read_bytes() for needle in needles):
             copy.unlink(missing_ok=True)
+    sessions = {
+        m.key.removeprefix(SESSION_KEY) for m in gone if m.key and m.key.startswith(SESSION_KEY)
+    }
+    daily.drop(home, {m.id for m in gone}, sessions)  # MEMORY.md: at its next render
     drop_caches(home)
     remove_index(home)
     remove_vectors(home)  # derived from the texts too: the forgotten one's vector goes with it

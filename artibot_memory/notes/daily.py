@@ -181,6 +181,33 @@ def append(home: Path, day: date, items: list[Item]) -> list[Item]:
     return fresh
 
 
+def drop(home: Path, ids: set[str], sessions: set[str]) -> list[Path]:
+    """Remove every bullet citing a forgotten memory (``ids``) or session; return the notes changed.
+
+    A session is named as its sources name it (the first 8 characters of its id): a
+    forgotten session summary takes the session's own bullets with it, since they tell the
+    same transcript. Each note is rewritten under its lock, every other line as it was.
+    """
+    changed = []
+    short = {session[:SESSION_PREFIX_CHARS] for session in sessions}
+    for path in sorted((home / DAILY_DIR).glob("*.md")):
+        with locked(path):
+            text = _read(path)
+            kept = [line for line in text.split("\n") if not _cites(line, ids, short)]
+            if text and len(kept) != text.count("\n") + 1:
+                disk.write_text(path, "\n".join(kept))
+                changed.append(path)
+    return changed
+
+
+def _cites(line: str, ids: set[str], sessions: set[str]) -> bool:
+    found = read_bullet(line)
+    if found is None or found.source is None:
+        return False
+    span = _SESSION_SOURCE.match(found.source)
+    return found.source in ids or (span is not None and span.group("session") in sessions)
+
+
 def _unwritten(doc: Document, items: list[Item]) -> list[Item]:
     """Keep the items ``doc`` lacks: a memory id not yet cited, a session's newer lines."""
     told = _bullets(doc)

@@ -76,10 +76,13 @@ def test_a_session_leaves_a_daily_note_and_a_memory_md_line_a_person_can_read_an
 
     day = memory_cli(place.memory_home, "get", "today")
     assert "argon2" in day
-    found = json.loads(memory_cli(place.memory_home, "search", "argon2 bcrypt", "--json"))
-    hits = found["results"] if isinstance(found, dict) else found
-    sources = {hit.get("source") for hit in hits if hit.get("layer") == "episodic"}
-    assert any(str(s).startswith(f"daily/{today}.md:") for s in sources), hits
+    query = ("search", "argon2 bcrypt", "--all-projects", "--json")
+    hits = json.loads(memory_cli(place.memory_home, *query))
+    cited = {str(hit.get("source")) for hit in hits} | {
+        str(also) for hit in hits for also in hit.get("also") or ()
+    }
+    assert any(s.startswith(f"daily/{today}.md:") for s in cited), hits
+    assert {hit.get("layer") for hit in hits} >= {"episodic"}, hits
 
     memory_md = place.memory_home / "MEMORY.md"
     edited = memory_md.read_text(encoding="utf-8").replace(
