@@ -127,7 +127,9 @@ SESSIONS: tuple[Session, ...] = (
         "api",
         "feature/refunds",
         (
-            _p("Add partial refunds to the orders API."),
+            _p(
+                "From now on always use uv for Python packages. Add partial refunds to the orders API."
+            ),
             _write("app/refunds.py"),
             _edit("app/orders.py"),
             _run("uv run pytest -q", PYTEST_FAIL, failed=True),

@@ -54,6 +54,17 @@ ENVIRONMENT = "Technical Environment"
 LESSONS = "Lessons Learned"
 SECTIONS = (PREFERENCES, PROJECTS, PEOPLE, ENVIRONMENT, LESSONS)
 DECIDED = "Decided: "
+# A decision already worded as one ("Decided to …", "Chose …") needs no "Decided: " before it.
+_WORDED = ("decided", "decide", "chose", "we'll go", "we will go", "let's", "we chose")
+
+
+def _decided(text: str) -> str:
+    """Return the prefix a decision's line takes: none when its words already say so.
+
+    >>> _decided("Decided to pin node:22"), _decided("keep the v1 API")
+    ('', 'Decided: ')
+    """
+    return "" if text.lower().lstrip().startswith(_WORDED) else DECIDED
 LINE_CHARS = 160
 MAX_PROJECTS = 8
 MAX_PER_KIND = 5  # decisions, facts per project; reversals
@@ -212,7 +223,10 @@ def _project_lines(project: str | None, group: list[Memory]) -> list[Line]:
     decisions = _limited((m for m in group if "decision" in m.tags), MAX_PER_KIND)
     return [
         *(_derived(PROJECTS, m, status_of(m), group=group_name, project=project) for m in statuses),
-        *(_plain(PROJECTS, m, DECIDED, group=group_name, project=project) for m in decisions),
+        *(
+            _plain(PROJECTS, m, _decided(m.text), group=group_name, project=project)
+            for m in decisions
+        ),
         *(
             _plain(PROJECTS, m, group=group_name, project=project)
             for m in _limited(_facts(group), MAX_PER_KIND)
