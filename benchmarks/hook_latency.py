@@ -693,9 +693,30 @@ def in_process_breakdown(
         steps.setdefault("SessionEnd worker: summarise (read + render + save)", []).append(
             time.perf_counter() - start
         )
+        for name, step, args in layer_steps(lifecycle, digest, session_id, project):
+            timed(name, step, *args)
         if render is not None:
             timed("SessionEnd worker: then render the project's start cache", render, project)
     os.environ.pop("ARTIBOT_MEMORY_HOME", None)
+    return steps
+
+
+def layer_steps(
+    lifecycle: Any, digest: Any, session_id: str, project: str | None
+) -> list[tuple[str, Callable[..., object], tuple[object, ...]]]:
+    """The SessionEnd worker's steps after the summary: the daily note, then MEMORY.md.
+
+    Issue 13's layers; a baseline from before them has neither, and times nothing here.
+    """
+    steps: list[tuple[str, Callable[..., object], tuple[object, ...]]] = []
+    try:
+        from artibot_memory.api.daily import note_session  # noqa: PLC0415
+    except ImportError:
+        return steps
+    steps.append(("SessionEnd worker: the daily note", note_session, (digest, session_id, project)))
+    refresh = getattr(lifecycle, "refresh_memory_md", None)
+    if refresh is not None:
+        steps.append(("SessionEnd worker: render MEMORY.md from the stores", refresh, ()))
     return steps
 
 

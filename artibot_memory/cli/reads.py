@@ -147,7 +147,8 @@ def cmd_search(args: argparse.Namespace) -> Output:
             lines = render.memory_table(found, now, style, [hit.score for hit in hits])
         else:
             lines = render.hits_table(hits, now, style)
-        return [*lines, render.footer(len(hits), where.label, style, where.hint)]
+        noun = None if len(found) == len(hits) else "hit"
+        return [*lines, render.footer(len(hits), where.label, style, where.hint, noun=noun)]
 
     return Output([hit_data(h) for h in hits], view=view)
 

@@ -374,9 +374,12 @@ def one_line(memory: Readable, now: datetime, style: Style) -> str:
     return f"{head}{GAP}{fit(gist(memory), max(style.width - cells(plain) - 2, 30))}"
 
 
-def footer(shown: int, where: str, style: Style, hint: str = "") -> str:
-    """Return the line under a listing: how many, from where, and how to see more."""
-    noun = "memory" if shown == 1 else "memories"
+def footer(shown: int, where: str, style: Style, hint: str = "", *, noun: str | None = None) -> str:
+    """Return the line under a listing: how many, from where, and how to see more.
+
+    ``noun`` names what is counted when it is not memories (``hit``: lines of the notes too).
+    """
+    noun = ("memory" if shown == 1 else "memories") if noun is None else noun + "s" * (shown != 1)
     return style.paint(f"{shown} {noun} · {where}" + (f" · {hint}" if hint else ""), "dim")
 
 

@@ -65,6 +65,8 @@ def _decided(text: str) -> str:
     ('', 'Decided: ')
     """
     return "" if text.lower().lstrip().startswith(_WORDED) else DECIDED
+
+
 LINE_CHARS = 160
 MAX_PROJECTS = 8
 MAX_PER_KIND = 5  # decisions, facts per project; reversals
