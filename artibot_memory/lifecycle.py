@@ -17,6 +17,8 @@ exception, logs it and exits 0.
 from __future__ import annotations
 
 import hashlib
+import json
+import sqlite3
 from collections.abc import Callable
 from typing import Any
 
@@ -37,6 +39,7 @@ from artibot_memory.capture.transcript import SessionDigest, read_transcript
 from artibot_memory.core.errors import ArtibotMemoryError, StoreError
 from artibot_memory.core.project import project_of
 from artibot_memory.core.redact import redact
+from artibot_memory.recall import lookup
 from artibot_memory.recall.context import refresh_start_cache, start_session
 from artibot_memory.recall.prompt_recall import prompt_output
 from artibot_memory.store.model import MemoryType, Scope, Source, State
@@ -246,10 +249,18 @@ def _sighting(text: str) -> str:
 
 
 def _summarised_lines(key: str) -> int:
-    """How many transcript lines the stored summary under ``key`` was made from (0: none)."""
-    for memory in memories.list_memories(MemoryType.CONTEXT):
-        if memory.key == key:
-            lines = memory.details.get("transcript_lines")
+    """How many transcript lines the stored summary under ``key`` was made from (0: none).
+
+    Read through the index (one document, no validation of the whole context store); the
+    stores themselves where the index cannot serve.
+    """
+    try:
+        docs = lookup.naming(json.dumps(key), types=[MemoryType.CONTEXT])
+    except (sqlite3.Error, StoreError):
+        docs = [m.model_dump(mode="json") for m in memories.list_memories(MemoryType.CONTEXT)]
+    for doc in docs:
+        if doc.get("key") == key:
+            lines = (doc.get("details") or {}).get("transcript_lines")
             return lines if isinstance(lines, int) else 0
     return 0
 

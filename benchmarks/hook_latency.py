@@ -504,6 +504,7 @@ def seed_homes(root: Path) -> tuple[Path, Path, dict[str, int], dict[str, str]]:
     full.mkdir(mode=0o700)
     counts = corpus.seed_full_home(full, clock.now())
     index.rebuild(full)  # a home in use has its index in step (copy_home keeps it so)
+    render_memory_md(full)  # and its MEMORY.md, rendered by every session before this one
     known = known_error(full)
     with_journal = root / "seed-journal"
     copy_home(full, with_journal)
@@ -514,6 +515,18 @@ def seed_homes(root: Path) -> tuple[Path, Path, dict[str, int], dict[str, str]]:
     finally:
         del os.environ["ARTIBOT_MEMORY_HOME"]
     return full, with_journal, counts, known
+
+
+def render_memory_md(home: Path) -> None:
+    """Render ``home``'s MEMORY.md, as the sessions before the timed one left it (issue 13).
+
+    A checkout from before the layers has no MEMORY.md: nothing to do there.
+    """
+    try:
+        from artibot_memory.api.semantic import refresh  # noqa: PLC0415
+    except ImportError:
+        return
+    refresh(home)
 
 
 def known_error(home: Path) -> dict[str, str]:

@@ -26,6 +26,7 @@ it is cut, so a secret is never half kept (and the file is redacted again when w
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
@@ -34,10 +35,12 @@ from pathlib import Path
 from artibot_memory.api.memories import Draft, list_memories, save_many
 from artibot_memory.capture.transcript import FailedCommand, Mark, SessionDigest, read_transcript
 from artibot_memory.core import clock, disk
+from artibot_memory.core.errors import StoreError
 from artibot_memory.core.paths import memory_home
 from artibot_memory.core.project import display_name
 from artibot_memory.notes import daily
 from artibot_memory.notes.daily import DECISIONS, EVENTS, NOTES, OBSERVATIONS, Item
+from artibot_memory.recall import lookup
 from artibot_memory.store.model import Memory, MemoryType, Source
 from artibot_memory.text.shell import command_signature, program_and_target
 from artibot_memory.text.trim import clip
@@ -246,7 +249,7 @@ def _closing(d: SessionDigest, here: _Here) -> Item:
 
 def _memory_items(session_id: str, d: SessionDigest, project: str | None, home: Path) -> list[Item]:
     """Return the items the session's memories give: decisions, observations, notes."""
-    mine = [m for m in list_memories(home=home) if _touched(m, session_id)]
+    mine = [m for m in _named_by(session_id, home) if _touched(m, session_id)]
     items = [item for m in mine if (item := _memory_item(m, session_id)) is not None]
     return items + _patterns(d, session_id, project, home)
 
@@ -285,7 +288,7 @@ def _patterns(d: SessionDigest, session_id: str, project: str | None, home: Path
     ]
     if not frequent:
         return []
-    known = {m.signature: m for m in list_memories(MemoryType.COMMAND, home=home)}
+    known = {m.signature: m for m in _named_by(session_id, home) if m.type is MemoryType.COMMAND}
     span = daily.session_source(session_id, d.first_line, d.last_line)
     items = []
     for command, n in frequent:
@@ -295,6 +298,19 @@ def _patterns(d: SessionDigest, session_id: str, project: str | None, home: Path
         name = _name(memory.project if memory else project)
         items.append(Item(OBSERVATIONS, d.ended_at or clock.now(), name, text, source))
     return items
+
+
+def _named_by(session_id: str, home: Path) -> list[Memory]:
+    """Return the memories whose record names ``session_id`` (source or evidence).
+
+    Read through the index and validated one by one: a few, not every store. Without a
+    usable index (no FTS5, a broken file) the stores are read whole.
+    """
+    try:
+        docs = lookup.naming(f'"{session_id}"', home=home)
+    except (sqlite3.Error, StoreError):
+        return list_memories(home=home)
+    return [Memory.model_validate(doc) for doc in docs]
 
 
 # ---- small helpers

@@ -54,6 +54,7 @@ ENVIRONMENT = "Technical Environment"
 LESSONS = "Lessons Learned"
 SECTIONS = (PREFERENCES, PROJECTS, PEOPLE, ENVIRONMENT, LESSONS)
 DECIDED = "Decided: "
+MAX_COMMANDS_READ = 100  # the most-run commands the Technical Environment is read from
 # A decision already worded as one ("Decided to …", "Chose …") needs no "Decided: " before it.
 _WORDED = ("decided", "decide", "chose", "we'll go", "we will go", "let's", "we chose")
 
@@ -344,7 +345,11 @@ def _environment(live: list[Memory], preferences: list[Memory]) -> list[Line]:
     facts = [m for m in live if m.type is not MemoryType.COMMAND]
     lines = [_plain(ENVIRONMENT, m) for m in _limited(facts, MAX_PER_SECTION)]
     runs = []
-    for memory in (m for m in live if m.type is MemoryType.COMMAND):
+    commands = [m for m in live if m.type is MemoryType.COMMAND]
+    # The most-run commands name the tools worth a line; reading every one of the store's
+    # 500 with the shell reader would cost the SessionEnd worker about 0.2 s.
+    commands.sort(key=lambda m: (-m.count, m.id))
+    for memory in commands[:MAX_COMMANDS_READ]:
         tools, primary = _read_tools(memory.text)
         runs.append(_Run(memory, tuple((t, _kind_of(t)) for t in tools), _kind_of(primary)))
     preferred = _preferred_tools(preferences)

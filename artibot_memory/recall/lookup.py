@@ -215,6 +215,29 @@ def live(
     return _select(home, where, params, on_unusable)
 
 
+def naming(
+    needle: str, *, types: Iterable[MemoryType | str] | None = None, home: Home = None
+) -> list[dict[str, Any]]:
+    """Return the stored JSON of every memory whose document holds ``needle``, newest first.
+
+    A session's id names what the session touched (its preferences and decisions as their
+    source, the errors it saw again in their evidence): the SessionEnd worker reads these
+    few through the index instead of validating every store. The caller checks each.
+    """
+    where, params = _kinds(types)
+    pattern = "%" + needle.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+    connection = index.fresh(_home(home))
+    try:
+        rows = connection.execute(
+            "SELECT d.doc FROM memories AS m JOIN docs AS d ON d.rowid = m.rowid "  # noqa: S608 - our own condition, values bound
+            f"WHERE {where} AND d.doc LIKE ? ESCAPE '\\' ORDER BY m.last_seen_us DESC, m.rowid",
+            [*params, pattern],
+        ).fetchall()
+    finally:
+        connection.close()
+    return [json.loads(doc) for (doc,) in rows]
+
+
 def listing(
     *,
     now: datetime,

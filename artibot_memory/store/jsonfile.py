@@ -113,7 +113,12 @@ class Store:
             entries = parse_store_bytes(self.path, data) if data is not None else []
             before = {entry.id for entry in entries}
             yield entries
-            written = self._write(entries)
+            payload = encode_entries(entries)
+            written = self._write(entries, payload)
+            if written == payload:  # the file holds exactly these: the next load needs no parse
+                stamp = fingerprint(self.path)
+                if stamp is not None:
+                    _READ_CACHE[self.path] = (stamp, list(entries))
             index.after_write(self.home, self.spec, (data or b"", seen), written)
             if purge_backup:
                 self.purge_backup(before - {entry.id for entry in entries})
@@ -162,9 +167,9 @@ class Store:
         if self.path.is_symlink() and not is_inside(self.path, self.home):
             raise UnsafeStoreError(self.path, "is a symlink leading out of the memory home")
 
-    def _write(self, entries: list[Memory]) -> bytes:
+    def _write(self, entries: list[Memory], payload: bytes | None = None) -> bytes:
         self._refuse_unsafe_link()
-        payload = encode_entries(entries)
+        payload = encode_entries(entries) if payload is None else payload
         self._keep_backup()
         return write_document(self.path, payload)
 
