@@ -191,7 +191,7 @@ def test_the_prune_verb_shows_old_notes_and_asks_first(
     with freeze_time("2026-12-01 12:00:00"):
         assert main(["prune", "--dry-run"]) == 0
         out = capsys.readouterr().out
-        assert "1 daily notes older than 90 days:" in out
+        assert "1 daily note older than 90 days:" in out
         assert "old note  daily/2026-08-01.md" in out
         assert main(["prune"]) == 0  # no terminal: the question is answered no
         assert "nothing deleted" in capsys.readouterr().out

@@ -128,7 +128,8 @@ SESSIONS: tuple[Session, ...] = (
         "feature/refunds",
         (
             _p(
-                "From now on always use uv for Python packages. Add partial refunds to the orders API."
+                "From now on always use uv for Python packages. "
+                "Add partial refunds to the orders API."
             ),
             _write("app/refunds.py"),
             _edit("app/orders.py"),

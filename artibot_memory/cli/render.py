@@ -447,7 +447,10 @@ def notes_lines(notes: NotesStats, now: datetime) -> list[str]:
     sections = ", ".join(f"{title} {count}" for title, count in notes.memory_md_lines.items())
     last = notes.last_consolidated
     return [
-        f"daily notes   {notes.daily_files} files, {notes.daily_bytes} bytes{span}{covered}",
+        (
+            f"daily notes   {notes.daily_files} file{'s' * (notes.daily_files != 1)}, "
+            f"{notes.daily_bytes} bytes{span}{covered}"
+        ),
         f"MEMORY.md     {notes.memory_md_bytes} bytes"
         + (f"; lines: {sections}" if sections else ""),
         f"consolidated  {when(last, now) if last else 'never'}",

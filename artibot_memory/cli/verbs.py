@@ -201,7 +201,8 @@ def _describe_plan(plan: PruneReport, now: datetime, style: Style) -> list[str]:
         lines += [f"  over cap  {render.one_line(m, now, style)}" for m in plan.over_cap]
         lines.append("keep one with: artibot-memory prune --extend-ttl ID DAYS")
     if plan.notes:
-        lines.append(f"{len(plan.notes)} daily notes older than {notes_days()} days:")
+        noun = "daily note" if len(plan.notes) == 1 else "daily notes"
+        lines.append(f"{len(plan.notes)} {noun} older than {notes_days()} days:")
         lines += [f"  old note  {name}" for name in plan.notes]
         lines.append(f"keep them longer with {NOTES_DAYS_ENV}=DAYS")
     return lines
