@@ -26,7 +26,7 @@ from artibot_memory.text.markdown import DailyBullet
 
 FIXTURES = Path(__file__).parent / "fixtures" / "transcripts"
 SESSION = "1a2b3c4d-0000-4000-8000-000000000001"
-CWD = "/work/shop"
+CWD = "/home/dev/shop"
 PROMPT = "From now on always use pnpm. Remember that the staging db is reset every Sunday."
 SECRET = "ghp_" + "a1B2c3D4e5" * 4
 
@@ -365,15 +365,15 @@ def test_a_real_transcript_gives_its_error_with_its_line(tmp_path: Path) -> None
     path = tmp_path / "bf94da03.jsonl"
     shutil.copy(FIXTURES / "bf94da03-d611-4290-9869-acf21951c67b.jsonl", path)
     digest = read_transcript(path)
-    items = api_daily.session_items(digest, digest.session_id, "/work/demo")
+    items = api_daily.session_items(digest, digest.session_id, "/home/dev/demo")
     errors = [i for i in items if i.text.startswith("Error `")]
     assert errors
     assert errors[0].source == f"session {digest.session_id[:8]}:32"
     assert items[0].text == 'Asked: "Please run the test commands" (+1 more)'
     with freeze_time(digest.ended_at):
-        written = api_daily.note_session(digest, digest.session_id, "/work/demo")
+        written = api_daily.note_session(digest, digest.session_id, "/home/dev/demo")
         assert written
-        assert api_daily.note_session(digest, digest.session_id, "/work/demo") == []
+        assert api_daily.note_session(digest, digest.session_id, "/home/dev/demo") == []
 
 
 @pytest.mark.parametrize("name", sorted(p.name for p in FIXTURES.glob("*.jsonl")))

@@ -80,9 +80,9 @@ def test_an_import_takes_one_write_per_store(monkeypatch: pytest.MonkeyPatch) ->
     writes: list[str] = []
     original = Store._write  # noqa: SLF001 - the one place a store writes its file
 
-    def counting(self: Store, entries: list[Memory]) -> None:
+    def counting(self: Store, entries: list[Memory], payload: bytes | None = None) -> bytes:
         writes.append(self.spec.filename)
-        original(self, entries)
+        return original(self, entries, payload)
 
     monkeypatch.setattr(Store, "_write", counting)
     lines = [

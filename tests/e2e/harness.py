@@ -243,6 +243,10 @@ def _base_env(home: Path, api_url: str | None = None) -> dict[str, str]:
         "DISABLE_ERROR_REPORTING": "1",
         "NO_COLOR": "1",
     }
+    # Bytecode of the hooks (run from this clone as the plugin) goes where the tests' goes,
+    # not into the clone, whose size tests/test_plugin_size.py holds under 5 MB.
+    if os.environ.get("PYTHONPYCACHEPREFIX"):
+        env["PYTHONPYCACHEPREFIX"] = os.environ["PYTHONPYCACHEPREFIX"]
     # Windows needs these to start anything at all.
     for name in ("SYSTEMROOT", "SystemRoot", "COMSPEC", "PATHEXT", "TEMP", "TMP"):
         if sys.platform == "win32" and name in os.environ:

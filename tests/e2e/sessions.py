@@ -10,6 +10,7 @@ and pick out what the hooks told the model (:func:`start_context`,
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import time
@@ -87,7 +88,12 @@ def memory_cli(memory_home: Path, *argv: str) -> str:
         text=True,
         check=True,
         timeout=60,
-        env={"ARTIBOT_MEMORY_HOME": str(memory_home), "PATH": "/usr/bin:/bin"},
+        env={
+            "ARTIBOT_MEMORY_HOME": str(memory_home),
+            "PATH": "/usr/bin:/bin",
+            # its bytecode out of the clone, as the tests' own (tests/conftest.py)
+            **{k: v for k, v in os.environ.items() if k == "PYTHONPYCACHEPREFIX"},
+        },
     )
     return done.stdout
 
