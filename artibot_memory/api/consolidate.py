@@ -36,6 +36,7 @@ from artibot_memory.notes.consolidate import (
     read_day,
 )
 from artibot_memory.recall.startcache import drop_caches
+from artibot_memory.store import layers
 from artibot_memory.store.jsonfile import Store, change_each_store, group_by_store
 from artibot_memory.store.model import Memory, Source, State
 from artibot_memory.store.table import STORES, StoreSpec, specs_for_id
@@ -43,9 +44,8 @@ from artibot_memory.text import markdown
 
 DEFAULT_DAYS = 7
 MAX_DAYS = 30
-DAILY = "daily"
-MEMORY_MD = "MEMORY.md"
-RUN_FILE = ".consolidated.json"
+DAILY = layers.DAILY_DIR
+MEMORY_MD = layers.MEMORY_MD
 CHANNEL = "consolidate"
 SAVED = frozenset({"create", "update"})  # the actions applied by a save
 
@@ -67,12 +67,7 @@ def notes_dir(home: Path) -> Path:
 
 def last_run(home: Path | None = None) -> datetime | None:
     """When consolidation last ran, or None (never, or an unreadable record)."""
-    path = notes_dir(home or memory_home()) / RUN_FILE
-    try:
-        recorded = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return None
-    return clock.parse_time(recorded.get("last_run")) if isinstance(recorded, dict) else None
+    return layers.last_consolidated(home or memory_home())
 
 
 def record_run(at: datetime, home: Path | None = None) -> str:
@@ -80,7 +75,9 @@ def record_run(at: datetime, home: Path | None = None) -> str:
     folder = notes_dir(home or memory_home())
     ensure_private_dir(folder)
     stamp = at.isoformat()
-    disk.write_document(folder / RUN_FILE, json.dumps({"last_run": stamp}).encode("utf-8"))
+    disk.write_document(
+        folder.parent / layers.CONSOLIDATED, json.dumps({"last_run": stamp}).encode()
+    )
     return stamp
 
 

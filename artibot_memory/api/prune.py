@@ -40,9 +40,9 @@ from artibot_memory.api.consolidate import DAILY, notes_dir
 from artibot_memory.core import clock
 from artibot_memory.core.errors import StoreBusyError, StoreError, UnknownMemoryError, UsageError
 from artibot_memory.core.paths import memory_home
-from artibot_memory.notes.consolidate import day_of
 from artibot_memory.recall.startcache import drop_caches
 from artibot_memory.store.jsonfile import Store
+from artibot_memory.store.layers import day_of
 from artibot_memory.store.merge import drop_expired, enforce_cap
 from artibot_memory.store.model import Memory
 from artibot_memory.store.table import STORES, specs_for_id

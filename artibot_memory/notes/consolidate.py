@@ -34,6 +34,8 @@ from dataclasses import dataclass, field
 from datetime import date, datetime, time, timedelta
 
 from artibot_memory.core.project import display_name
+from artibot_memory.store import layers
+from artibot_memory.store.layers import GLOBAL, day_of
 from artibot_memory.store.model import Memory, MemoryType, State
 from artibot_memory.text import markdown
 from artibot_memory.text.tokens import normalize_text
@@ -50,16 +52,14 @@ __all__ = [
 
 PIN_TAG = "memory-md"
 DECISION_TAG = "decision"
-SECTIONS = ("Events", "Decisions", "Observations", "Notes")
+SECTIONS = layers.DAILY_SECTIONS
 KEPT = frozenset({"Decisions", "Observations", "Notes"})  # Events are transient
 CREATED_FROM = frozenset({"Decisions", "Notes"})
 STALE_AFTER = timedelta(days=90)  # seed 000: "stale for >3 months without reference"
 DONE_AFTER = timedelta(days=90)
 LIVE = frozenset({State.ACTIVE, State.RESOLVED})
 PINNED_TYPES = frozenset({MemoryType.CONTEXT, MemoryType.ERROR})
-GLOBAL = "global"
 
-DAY_FILE = re.compile(r"^(?P<day>\d{4}-\d{2}-\d{2})\.md$")
 MEMORY_ID = re.compile(r"^(?:pref|ctx|err|cmd)-")
 NOTED_PREFIX = re.compile(r"^(?:preference detected|선호 감지)\s*:\s*", re.IGNORECASE)
 KEY_SUFFIX = re.compile(r"\s*\([a-z0-9-]+\)$")
@@ -149,21 +149,6 @@ class Proposal:
 
 
 # ---- reading the notes
-
-
-def day_of(name: str) -> date | None:
-    """Return the day a daily note's file name names, or None for another file.
-
-    >>> day_of("2026-11-30.md"), day_of("notes.md"), day_of("2026-02-30.md")
-    (datetime.date(2026, 11, 30), None, None)
-    """
-    match = DAY_FILE.match(name)
-    if not match:
-        return None
-    try:
-        return date.fromisoformat(match.group("day"))
-    except ValueError:
-        return None
 
 
 def read_day(path: str, text: str) -> list[Item]:

@@ -39,8 +39,10 @@ from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from pathlib import Path
 
-from artibot_memory.core import clock, disk
+from artibot_memory.core import disk
 from artibot_memory.core.paths import ensure_private_dir
+from artibot_memory.store import layers
+from artibot_memory.store.layers import DAILY_DIR, GLOBAL
 from artibot_memory.store.lock import locked
 from artibot_memory.text.markdown import (
     BULLET,
@@ -57,6 +59,7 @@ from artibot_memory.text.markdown import (
 __all__ = [
     "DAILY_DIR",
     "EVENTS",
+    "GLOBAL",
     "SECTIONS",
     "Item",
     "append",
@@ -68,11 +71,9 @@ __all__ = [
     "skeleton",
 ]
 
-DAILY_DIR = "daily"
-EVENTS, DECISIONS, OBSERVATIONS, NOTES = "Events", "Decisions", "Observations", "Notes"
-SECTIONS = (EVENTS, DECISIONS, OBSERVATIONS, NOTES)
+SECTIONS = layers.DAILY_SECTIONS
+EVENTS, DECISIONS, OBSERVATIONS, NOTES = SECTIONS
 LOOKBACK_DAYS = 7  # days before a note's that a session's earlier items are looked for in
-GLOBAL = "global"
 SESSION_PREFIX_CHARS = 8
 _SESSION_SOURCE = re.compile(r"^session (?P<session>[^\s:()]+):(?P<first>\d+)(?:-(?P<last>\d+))?$")
 _BLANKS = re.compile(r"\s+")
@@ -128,9 +129,7 @@ def session_source(session_id: str, first: int, last: int | None = None) -> str:
     return head if last is None or last == first else f"{head}-{last}"
 
 
-def day_of(moment: datetime | None = None) -> date:
-    """Return the local day of ``moment`` (default now, from :func:`clock.now`)."""
-    return (moment or clock.now()).astimezone().date()
+day_of = layers.today  # the local day of a moment (default now)
 
 
 def note_path(home: Path, day: date) -> Path:
@@ -139,7 +138,7 @@ def note_path(home: Path, day: date) -> Path:
     >>> note_path(Path("/h"), date(2026, 11, 30)).as_posix()
     '/h/daily/2026-11-30.md'
     """
-    return home / DAILY_DIR / f"{day.isoformat()}.md"
+    return Path(layers.daily_path(home, day))
 
 
 def skeleton(day: date) -> str:

@@ -39,20 +39,17 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from artibot_memory.core.project import display_name
+from artibot_memory.store import layers
 from artibot_memory.store.model import Memory, MemoryType, Scope, State
 from artibot_memory.text.shell import CommandLine
 from artibot_memory.text.subjects import subject_key
 from artibot_memory.text.trim import clip
 
-FILE_NAME = "MEMORY.md"
+FILE_NAME = layers.MEMORY_MD
 PINNED = "memory-md"  # the tag that keeps a memory in MEMORY.md
 OVERRIDE = "memory_md_text"  # details key: the user's wording of a derived line
-PREFERENCES = "User Preferences"
-PROJECTS = "Project Context"
-PEOPLE = "Relationships & People"
-ENVIRONMENT = "Technical Environment"
-LESSONS = "Lessons Learned"
-SECTIONS = (PREFERENCES, PROJECTS, PEOPLE, ENVIRONMENT, LESSONS)
+SECTIONS = layers.SEMANTIC_SECTIONS
+PREFERENCES, PROJECTS, PEOPLE, ENVIRONMENT, LESSONS = SECTIONS
 DECIDED = "Decided: "
 MAX_COMMANDS_READ = 100  # the most-run commands the Technical Environment is read from
 # A decision already worded as one ("Decided to …", "Chose …") needs no "Decided: " before it.
