@@ -68,7 +68,7 @@ STDLIB_ONLY = {
     ),
     *(
         f"artibot_memory.core.{n}"
-        for n in "errors clock disk entropy paths project redact venv".split()
+        for n in "errors clock config disk entropy paths project redact venv".split()
     ),
 }
 # The entry turns ``site`` back on before it goes beyond the fast path, and a few
@@ -90,6 +90,8 @@ ALLOWED_BEYOND_STDLIB = {
     ("artibot_memory.recall.vectors", "tokenizers"),
     ("artibot_memory.capture.transcript", "orjson"),
     ("artibot_memory.core.paths", "platformdirs"),
+    # tomllib's own package, for Python 3.10 only; without it config.toml is said unread.
+    ("artibot_memory.core.config", "tomli"),
 }
 
 

@@ -139,6 +139,10 @@ EXAMPLES: dict[str, list[tuple[str, str]]] = {
         ("doctor", "checks every file; exit 1 when one needs mending"),
         ("doctor --repair", "mends it, keeping the originals aside"),
     ],
+    "config": [
+        ("config", "every setting, its value and where it came from"),
+        ("config --project shop --json", "as a session of that project sees them"),
+    ],
     "hook": [
         ('echo \'{"cwd": "."}\' | artibot-memory hook SessionStart', "what Claude Code runs"),
     ],
@@ -189,6 +193,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_consolidate(subparsers)
     _add_doctor(subparsers)
     _add_edit(subparsers)
+    _add_config(subparsers)
     hook = subparsers.add_parser(
         "hook", help="run a Claude Code hook (payload on stdin; always exits 0)"
     )
@@ -431,6 +436,19 @@ def _add_edit(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -
     ]
 
 
+def _add_config(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    settings = subparsers.add_parser(
+        "config",
+        help="print every setting (config.toml, a project's .artibot-memory.toml) and its origin",
+    )
+    settings.add_argument(
+        "--project",
+        metavar="NAME|PATH",
+        help="the project whose override applies (default: the working directory's)",
+    )
+    _json_flag(settings, "the settings, the files and any problem")
+
+
 def ask(question: str) -> bool:
     """Ask a yes/no question on the terminal; without one the answer is no."""
     if not (sys.stdin.isatty() and sys.stderr.isatty()):
@@ -447,6 +465,7 @@ READS: dict[str, Callable[[argparse.Namespace], Output]] = {
     "stats": reads.cmd_stats,
     "get": reads.cmd_get,
     "context": reads.cmd_context,
+    "config": reads.cmd_config,
 }
 
 

@@ -29,7 +29,7 @@ from datetime import date, datetime, timedelta, timezone
 from pathlib import Path
 
 from artibot_memory.cli import render
-from artibot_memory.core import clock
+from artibot_memory.core import clock, config
 from artibot_memory.core.errors import UnknownMemoryError, UsageError
 from artibot_memory.core.paths import memory_home
 from artibot_memory.core.project import display_name, git_root, resolve_project
@@ -259,6 +259,30 @@ def cmd_context(args: argparse.Namespace) -> Output:
     project = resolve_project(args.project, Path.cwd())
     text = get_relevant_context(project, args.query, args.budget, record=False)
     return Output({"project": project, "context": text, "chars": len(text)}, [text] if text else [])
+
+
+def cmd_config(args: argparse.Namespace) -> Output:
+    """``config``: every setting's effective value and where it came from (core/config.py)."""
+    project = resolve_project(args.project, Path.cwd())
+    settings = config.load(memory_home(), project)
+    rows = [
+        {
+            "name": name,
+            "value": settings[name],
+            "default": config.SETTINGS_BY_NAME[name].default,
+            "origin": settings.origin(name),
+            "help": config.SETTINGS_BY_NAME[name].help,
+        }
+        for name in settings
+    ]
+    data = {
+        "project": project,
+        "files": config.paths(memory_home(), project),
+        "read": settings.files,
+        "settings": rows,
+        "problems": settings.problems,
+    }
+    return Output(data, view=lambda s: render.config_lines(data, s))
 
 
 def cmd_stats(_args: argparse.Namespace) -> Output:

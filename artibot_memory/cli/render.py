@@ -436,6 +436,24 @@ def hits_table(hits: Sequence[Hit | LayerHit], now: datetime, style: Style) -> l
     return table(["score", "source", "kind", "project", "seen", "text"], rows, style, right=[0])
 
 
+def config_lines(data: Mapping[str, Any], style: Style) -> list[str]:
+    """Return ``config``: each setting, its value and where it came from, then the files."""
+    rows = [
+        [
+            Cell(row["name"]),
+            Cell(_scalar(row["value"]), "id" if row["origin"] != "default" else None),
+            Cell(row["origin"], "dim"),
+        ]
+        for row in data["settings"]
+    ]
+    lines = table(["SETTING", "VALUE", "FROM"], rows, style)
+    read = set(data["read"])
+    lines += ["", "files (later ones win):"]
+    lines += [f"  {path}{'' if path in read else '  (absent)'}" for path in data["files"]]
+    lines += [style.paint(f"problem: {problem}", "bad") for problem in data["problems"]]
+    return lines
+
+
 def notes_lines(notes: NotesStats, now: datetime) -> list[str]:
     """Return the lines of ``stats`` about the daily notes and MEMORY.md."""
     span = (
