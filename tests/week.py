@@ -51,6 +51,7 @@ class Session:
     steps: tuple[Step, ...]
     minutes: int = 40
     extra: dict[str, Any] = field(default_factory=dict)
+    epoch: datetime = MONDAY  # day 0 at 09:00 UTC (tests/month.py starts earlier)
 
     @property
     def session_id(self) -> str:
@@ -58,7 +59,7 @@ class Session:
 
     @property
     def started_at(self) -> datetime:
-        return MONDAY + timedelta(days=self.day, minutes=self.start_minute)
+        return self.epoch + timedelta(days=self.day, minutes=self.start_minute)
 
     @property
     def ended_at(self) -> datetime:

@@ -442,7 +442,7 @@ def config_lines(data: Mapping[str, Any], style: Style) -> list[str]:
         [
             Cell(row["name"]),
             Cell(_scalar(row["value"]), "id" if row["origin"] != "default" else None),
-            Cell(row["origin"], "dim"),
+            Cell(os.path.basename(row["origin"]), "dim"),  # the files' full paths: below
         ]
         for row in data["settings"]
     ]
