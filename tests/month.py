@@ -8,10 +8,11 @@ person can tell at a glance:
 
 - **kept**: "always use pnpm, never npm", stated on day 0 and restated on day 8, used in
   every shop session;
-- **repeated liking**: "I prefer small, focused commits" in three sessions on three days in
-  three projects, a proposal a person would accept;
-- **one-off liking**: "I'd rather you show me the diff before committing", said once: never
-  proposed on its own;
+- **a liking referenced again**: "I prefer small, focused commits", said once (pending: seed
+  003 wants a second statement) in ``api``, then asked for in two later sessions in other
+  words ("commit … as small commits"): a proposal a person would accept;
+- **one-off liking**: "I'd rather you show me the diff before committing", said once and
+  never again: not proposed;
 - **contradictions**, each of which must reach the ledger with both sides:
 
   ========== =========================================================== ==============
@@ -52,7 +53,10 @@ DAYJS = "Use dayjs instead of date-fns from now on; it is smaller."
 POSTGRES = "We'll go with Postgres for the orders database because we need row-level locks."
 SQLITE = "Let's go with SQLite for the orders database instead, because the service is single-node."
 SMALL_COMMITS = "I prefer small, focused commits."
-SMALL_COMMITS_AGAIN = "As I said, I prefer small, focused commits."
+SMALL_COMMITS_LATER = (
+    "Commit the network split as small commits, one per module.",
+    "Commit the refund fix as two small commits: the model, then the endpoint.",
+)
 DIFF_FIRST = "I'd rather you show me the diff before committing."
 NPM_INSTALL = "added 312 packages, and audited 313 packages in 9s"
 DOCS_BUILD = "Build complete: 48 pages in 3.2s"
@@ -60,7 +64,7 @@ DOCS_BUILD = "Build complete: 48 pages in 3.2s"
 # Which sessions carry each story (by their number): what the tests pin.
 STORIES: dict[str, tuple[str, ...]] = {
     "kept": (PNPM, PNPM_AGAIN),
-    "repeated-liking": (SMALL_COMMITS, SMALL_COMMITS_AGAIN),
+    "referenced-liking": (SMALL_COMMITS, *SMALL_COMMITS_LATER),
     "one-off-liking": (DIFF_FIRST,),
     "same-key": (ENGLISH, KOREAN),
     "polarity": (CHANGELOG, NO_CHANGELOG),
@@ -92,7 +96,11 @@ _STORY_SESSIONS: tuple[tuple[int, str, tuple[Step, ...]], ...] = (
         "shop",
         (_p(PNPM_AGAIN), _run("pnpm install", "Done in 2.1s"), _run("pnpm test", PNPM_PASS)),
     ),
-    (9, "infra", (_p(SMALL_COMMITS), _p("Split the network module."), _edit("network/main.tf"))),
+    (
+        9,
+        "infra",
+        (_p("Split the network module."), _edit("network/main.tf"), _p(SMALL_COMMITS_LATER[0])),
+    ),
     (
         10,
         "docs",
@@ -116,7 +124,7 @@ _STORY_SESSIONS: tuple[tuple[int, str, tuple[Step, ...]], ...] = (
         16,
         "api",
         (
-            _p(SMALL_COMMITS_AGAIN + " Commit the refund fix in two parts."),
+            _p(SMALL_COMMITS_LATER[1]),
             _run("git commit -m 'refunds: model'"),
         ),
     ),
