@@ -20,8 +20,8 @@ person can tell at a glance:
   ========== =========================================================== ==============
   same-key   "Always answer me in English." / "앞으로 답변은 한국어로 해줘."  1 (5) / 19
   polarity   "Always add a changelog entry …" / "Never add changelog …"  3 / 22
-  polarity   "PR 설명에는 항상 스크린샷을 넣어줘." / "… 스크린샷은 넣지 마."    6 / 23
-  instead    "Use date-fns for date formatting." / "Use dayjs instead of …" 4 / 21
+  polarity   "PR 설명에는 항상 스크린샷을 넣어줘." / "앞으로 … 넣지 마."         6 / 23
+  instead    "Always use date-fns …" / "Use dayjs instead of date-fns …"   4 / 21
   decision   "We'll go with Postgres for the orders database …" /        2 / 24
              "Let's go with SQLite for the orders database instead …"
   behaviour  "always use pnpm" / ``npm install`` in docs sessions        0 / 10, 13, 17
@@ -47,8 +47,8 @@ KOREAN = "앞으로 답변은 한국어로 해줘."
 CHANGELOG = "Always add a changelog entry for every user-facing change."
 NO_CHANGELOG = "Never add changelog entries by hand; the release tool writes them now."
 SCREENSHOTS = "PR 설명에는 항상 스크린샷을 넣어줘."
-NO_SCREENSHOTS = "PR 설명에 스크린샷은 넣지 마."
-DATE_FNS = "Use date-fns for date formatting."
+NO_SCREENSHOTS = "앞으로 PR 설명에 스크린샷은 넣지 마."
+DATE_FNS = "Always use date-fns for date formatting."
 DAYJS = "Use dayjs instead of date-fns from now on; it is smaller."
 POSTGRES = "We'll go with Postgres for the orders database because we need row-level locks."
 SQLITE = "Let's go with SQLite for the orders database instead, because the service is single-node."
