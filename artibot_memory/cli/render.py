@@ -495,6 +495,7 @@ _LABELS = {
     "id": "id",
     "type": "type",
     "state": "state",
+    "flags": "flags",
     "scope": "scope",
     "project": "project",
     "key": "key",
@@ -568,6 +569,7 @@ def _fields(doc: Mapping[str, Any], now: datetime) -> list[tuple[str, list[str]]
         "id": [str(doc.get("id"))],
         "type": [str(doc.get("type"))],
         "state": [str(doc.get("state") or "active")],
+        "flags": flag_words(doc, now),
         "scope": [str(doc.get("scope") or "global")],
         "project": project,
         "key": text("key"),
@@ -683,6 +685,19 @@ def noted(lines: list[str], notes: Sequence[Sequence[str]], style: Style) -> lis
             text = fit(NOTE_MARK + " · ".join(printable(p) for p in said), style.width)
             out.append(style.paint(text, "dim"))
     return out
+
+
+def flag_words(doc: Mapping[str, Any], now: datetime) -> list[str]:
+    """Return the ``flags`` line of ``show``: what the memory's flags say, or ``none``.
+
+    The settings are the memory home's and the memory's own project's.
+    """
+    from artibot_memory.core import config  # noqa: PLC0415 - show only
+    from artibot_memory.recall import flags  # noqa: PLC0415
+
+    project = doc.get("project")
+    settings = config.load(None, project if isinstance(project, str) else None)
+    return ["; ".join(flags.words(doc, now, settings)) or "none"]
 
 
 # --- JSON -----------------------------------------------------------------------------------
