@@ -258,7 +258,8 @@ def test_search_text_says_the_flags_on_a_dimmed_line_under_the_hit(
 
 def test_origin_is_the_memorys_own_path_and_line_or_command() -> None:
     assert origin_of({"path": "transcript.jsonl", "line": 14}) == "transcript.jsonl:14"
-    assert origin_of({"command": 'artibot-memory save preference "x"'}).startswith("artibot")
+    command = 'artibot-memory save preference "x"'
+    assert origin_of({"command": command}) == command
     assert origin_of({"channel": "cli"}) is None
     row = {"flag_words": ["unverified: seen once"], "origin": "MEMORY.md:12", "source": "pref-1"}
     assert hit_note(row) == ["unverified: seen once", "source MEMORY.md:12"]
