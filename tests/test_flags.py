@@ -264,3 +264,24 @@ def test_origin_is_the_memorys_own_path_and_line_or_command() -> None:
     row = {"flag_words": ["unverified: seen once"], "origin": "MEMORY.md:12", "source": "pref-1"}
     assert hit_note(row) == ["unverified: seen once", "source MEMORY.md:12"]
     assert hit_note({"origin": "npm test", "text": "npm test", "source": "cmd-1"}) == []
+
+
+def test_a_search_with_layer_lines_notes_only_the_flagged_memory(
+    memory_home: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    stale = saved_stale_preference("Hash passwords with argon2, not bcrypt")
+    note = memory_home / "daily" / "2026-11-29.md"
+    note.parent.mkdir(parents=True, exist_ok=True)
+    note.write_text(
+        "# 2026-11-29 (Sunday)\n\n## Events\n\n## Decisions\n"
+        "- 10:20 [shop] Chose argon2 over bcrypt (session 1a2b3c4d:88)\n\n"
+        "## Observations\n\n## Notes\n",
+        encoding="utf-8",
+    )
+    with freeze_time("2026-11-30T09:00:00Z"):
+        assert main(["search", "argon2 bcrypt", "--project", SHOP]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    [row] = [i for i, line in enumerate(lines) if stale in line]
+    assert lines[row + 1] == "  ↳ not confirmed since 2026-03-01"
+    assert any("daily/2026-11-29.md:6" in line for line in lines)
+    assert sum(line.startswith("  ↳") for line in lines) == 1  # the note's line says nothing
