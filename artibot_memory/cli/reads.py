@@ -151,7 +151,7 @@ def cmd_search(args: argparse.Namespace) -> Output:
         filters=filters_of(args),
     )
     now = clock.now()
-    settings = config.load(memory_home(), where.project)
+    settings = config.load(memory_home(create=False), where.project)
     data = [hit_data(h, now, settings) for h in hits]
 
     def view(style: Style) -> list[str]:
@@ -208,7 +208,9 @@ def hit_data(
 def _sureness(memory: Readable, now: datetime, settings: flags.Settings | None) -> dict[str, Any]:
     """Return how sure and how fresh a memory is, and where it came from (``hit_data``)."""
     doc = flags.document(memory)
-    chosen = settings if settings is not None else config.load(memory_home(), memory.project)
+    chosen = (
+        settings if settings is not None else config.load(memory_home(create=False), memory.project)
+    )
     source = doc.get("source")
     source = source if isinstance(source, dict) else {}
     verified = clock.parse_time(doc.get("last_verified"))

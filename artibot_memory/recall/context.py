@@ -135,7 +135,7 @@ def render_context(
 
         found = candidates(None, project, now, home, on_unusable=on_unusable, filters=filters)
         pool = list(found)
-    settings = config.load(home if home is not None else memory_home(), project)
+    settings = config.load(home if home is not None else memory_home(create=False), project)
     sections = build_sections(pool, project, query, now, filters=filters, settings=settings)
     listed = {m.id for section in sections for m in section.memories}
     sections += layer_sections(project, listed, home, on_unusable, filters)
