@@ -297,4 +297,3 @@ def test_the_stores_fallback_applies_the_same_filters() -> None:
         via_index = lookup.live(now=now, filters=Filters(min_confidence=0.8))
     assert [m.id for m in kept] == [sure] == [r.id for r in via_index]
     assert [m.state.value for m in pending] == ["pending"]
-
