@@ -86,12 +86,15 @@ class Section:
 
     ``memories`` are memories (shown, counted as accessed, cached by id) unless
     ``layer`` is set: then they are lines of a Markdown layer, shown by their source.
+    ``note``: what ends an item's line when it has something to say (its flags in words),
+    asked only of the items whose line fits: a large store has thousands that do not.
     """
 
     title: str
     memories: Sequence[Any]
     line: Callable[[Any], str]
     layer: bool = False
+    note: Callable[[Any], str] | None = None
 
 
 @dataclass(frozen=True)
@@ -354,31 +357,25 @@ def build_sections(
     errors = [m for m in ours if m.type is MemoryType.ERROR and m.resolution]
     commands = [m for m in ours if m.type is MemoryType.COMMAND]
     order = _by_query(query, now)
-    marked = _flagging(now, settings if settings is not None else config.load(None, project))
+    note = _flag_note(now, settings if settings is not None else config.load(None, project))
     return [
-        Section("Preferences", order(prefs, _project_first(project)), marked(_plain_line)),
-        Section(f"Project {name}: recent context", order(contexts, _newest), marked(_plain_line)),
+        Section("Preferences", order(prefs, _project_first(project)), _plain_line, note=note),
         Section(
-            f"Known errors in {name} and their fixes", order(errors, _newest), marked(_error_line)
+            f"Project {name}: recent context", order(contexts, _newest), _plain_line, note=note
+        ),
+        Section(
+            f"Known errors in {name} and their fixes",
+            order(errors, _newest),
+            _error_line,
+            note=note,
         ),
         Section(f"Frequent commands in {name}", order(commands, _most_used), _command_line),
     ]
 
 
-def _flagging(
-    now: datetime, settings: flags.Settings
-) -> Callable[[Callable[[Readable], str]], Callable[[Readable], str]]:
-    """Return a wrapper that ends a line with its memory's flags in words, when it has any."""
-
-    def marked(line: Callable[[Readable], str]) -> Callable[[Readable], str]:
-        def flagged(memory: Readable) -> str:
-            said = flags.suffix(flags.document(memory), now, settings)
-            text = line(memory)
-            return f"{text} {said}" if said else text
-
-        return flagged
-
-    return marked
+def _flag_note(now: datetime, settings: flags.Settings) -> Callable[[Readable], str]:
+    """Return what ends a memory's line: its flags in words (``""``: nothing to say)."""
+    return lambda memory: flags.suffix(flags.document(memory), now, settings)
 
 
 def _by_query(
@@ -441,6 +438,11 @@ def render(sections: list[Section], budget: int) -> tuple[str, list[Readable]]:
         cost = len(line) + 1 + (0 if chosen[section.title] else len(section.title) + 5)
         if used + cost > budget:
             continue
+        said = section.note(memory) if section.note is not None else ""
+        if said:  # a flagged memory is shown with its words or not at all
+            line, cost = f"{line} {said}", cost + len(said) + 1
+            if used + cost > budget:
+                continue
         chosen[section.title].append(line)
         if not section.layer:
             shown.append(memory)

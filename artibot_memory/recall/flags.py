@@ -37,12 +37,16 @@ unverified: confidence 0.40
 
 from __future__ import annotations
 
+# datetime at the top: every reader of flags (search, the context, a prompt that qualified
+# for recall) has it loaded already, and an import inside a function called per memory
+# costs as much as the flag itself.
+from datetime import datetime, timedelta, timezone
+
 from artibot_memory.core import clock
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Mapping
-    from datetime import datetime
     from typing import Any, Protocol
 
     class Settings(Protocol):
@@ -141,9 +145,7 @@ def is_stale(doc: Mapping[str, Any], now: datetime, settings: Settings) -> bool:
     if doc.get("state") == STALE:
         return True
     confirmed = last_confirmed(doc)
-    if confirmed is None:
-        return False
-    return (now - confirmed).total_seconds() > float(settings[STALE_DAYS]) * 86_400
+    return confirmed is not None and confirmed < now - timedelta(days=settings[STALE_DAYS])
 
 
 def is_unverified(doc: Mapping[str, Any], settings: Settings) -> bool:
@@ -240,8 +242,6 @@ def _id(conflict: Mapping[str, Any]) -> str:
 
 
 def _day(moment: datetime) -> str:
-    from datetime import timezone  # noqa: PLC0415 - see core.clock
-
     return f"{moment.astimezone(timezone.utc):%Y-%m-%d}"
 
 
