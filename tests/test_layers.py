@@ -57,7 +57,7 @@ STDLIB_ONLY = {
     "artibot_memory.cli.render",
     *(
         f"artibot_memory.recall.{n}"
-        for n in "lookup search context scoring vectors prompt_recall shown".split()
+        for n in "lookup search context scoring vectors prompt_recall shown flags".split()
     ),
     "artibot_memory.store.index",
     "artibot_memory.store.layers",

@@ -26,10 +26,12 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Callable, Sequence
+from datetime import date, datetime, time, timedelta
 
 from artibot_memory import __version__
 from artibot_memory.cli import reads, render
 from artibot_memory.cli.reads import Output
+from artibot_memory.core.clock import parse_time
 from artibot_memory.core.errors import ArtibotMemoryError, UsageError
 from artibot_memory.core.paths import memory_home
 from artibot_memory.store.table import MemoryType
@@ -297,6 +299,7 @@ def _add_search(subparsers: argparse._SubParsersAction[argparse.ArgumentParser])
         "--limit", type=int, default=10, metavar="N", help="at most N results (default 10)"
     )
     _where_flags(search)
+    _add_filters(search)
     search.add_argument(
         "--record",
         action=argparse.BooleanOptionalAction,
@@ -304,6 +307,95 @@ def _add_search(subparsers: argparse._SubParsersAction[argparse.ArgumentParser])
         help="count the hits as accessed, or not (default: only inside Claude Code)",
     )
     _json_flag(search, "the hits, with their scores,")
+
+
+STATES = ["pending", "active", "stale", "superseded", "resolved"]
+SCOPES = ["global", "project", "person", "temporary"]
+
+
+def _add_filters(parser: argparse.ArgumentParser) -> None:
+    """Add the metadata filters of ``search`` and ``context`` (docs/METADATA.md §2)."""
+    parser.add_argument(
+        "--state",
+        action="append",
+        choices=STATES,
+        metavar="STATE",
+        help="only memories in this state (repeatable): pending, active, stale, superseded or "
+        "resolved (default: active, stale and resolved); leaves the notes' lines out",
+    )
+    parser.add_argument(
+        "--scope",
+        action="append",
+        choices=SCOPES,
+        metavar="SCOPE",
+        help="only memories of this scope (repeatable): global, project, person or temporary; "
+        "leaves the notes' lines out",
+    )
+    parser.add_argument(
+        "--min-confidence",
+        type=confidence_arg,
+        metavar="X",
+        help="only memories at least this sure (0 to 1); leaves the notes' lines out",
+    )
+    parser.add_argument(
+        "--since",
+        type=since_arg,
+        metavar="DATE",
+        help="only what was last seen on or after DATE (a local day YYYY-MM-DD, or an ISO time)",
+    )
+    parser.add_argument(
+        "--until",
+        type=until_arg,
+        metavar="DATE",
+        help="only what was last seen on or before DATE (a day counts whole)",
+    )
+
+
+def confidence_arg(text: str) -> float:
+    """Read ``--min-confidence``: a number from 0 to 1.
+
+    >>> confidence_arg("0.8")
+    0.8
+    """
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not 0.0 <= value <= 1.0:
+        msg = f"not a confidence: {text!r}; give a number from 0 to 1, like 0.8"
+        raise argparse.ArgumentTypeError(msg)
+    return value
+
+
+def since_arg(text: str) -> datetime:
+    """Read ``--since``: a local day (from its first instant) or an ISO 8601 time.
+
+    >>> since_arg("2026-11-30T08:00:00Z").hour
+    8
+    """
+    return _moment_arg(text, end=False)
+
+
+def until_arg(text: str) -> datetime:
+    """Read ``--until``: a local day (to its last instant: the day is included) or a time."""
+    return _moment_arg(text, end=True)
+
+
+def _moment_arg(text: str, *, end: bool) -> datetime:
+    word = text.strip()
+    if len(word) == len("YYYY-MM-DD"):
+        try:
+            day = date.fromisoformat(word)
+        except ValueError:
+            pass
+        else:
+            start = datetime.combine(day + timedelta(days=int(end)), time()).astimezone()
+            return start - timedelta(microseconds=1) if end else start
+    moment = parse_time(word)
+    if moment is None:
+        msg = f"not a date: {text!r}; give a day (2026-11-30) or an ISO time (2026-11-30T08:00Z)"
+        raise argparse.ArgumentTypeError(msg)
+    return moment
 
 
 def _add_read_verbs(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -338,6 +430,7 @@ def _add_read_verbs(subparsers: argparse._SubParsersAction[argparse.ArgumentPars
         metavar="CHARS",
         help="at most this many characters (default 8000, what a session start gets)",
     )
+    _add_filters(context)
     _json_flag(context, "the project, the text and its length")
 
 

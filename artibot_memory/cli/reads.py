@@ -33,7 +33,7 @@ from artibot_memory.core import clock, config
 from artibot_memory.core.errors import UnknownMemoryError, UsageError
 from artibot_memory.core.paths import memory_home
 from artibot_memory.core.project import display_name, git_root, resolve_project
-from artibot_memory.recall import lookup
+from artibot_memory.recall import flags, lookup
 from artibot_memory.recall.context import get_relevant_context
 from artibot_memory.recall.search import search_layers
 from artibot_memory.store import layers
@@ -126,6 +126,18 @@ def brief(memory: Readable) -> dict[str, Any]:
     }
 
 
+def filters_of(args: argparse.Namespace) -> lookup.Filters:
+    """Return the metadata filters of ``search`` and ``context`` (``--state`` …) as given."""
+    states, scopes = getattr(args, "state", None), getattr(args, "scope", None)
+    return lookup.Filters(
+        states=frozenset(states) if states else None,
+        scopes=frozenset(scopes) if scopes else None,
+        min_confidence=getattr(args, "min_confidence", None),
+        since=getattr(args, "since", None),
+        until=getattr(args, "until", None),
+    )
+
+
 def cmd_search(args: argparse.Namespace) -> Output:
     """``search QUERY``: the relevant memories, best first; nothing when nothing matches."""
     where = where_to_look(args)
@@ -136,33 +148,47 @@ def cmd_search(args: argparse.Namespace) -> Output:
         project=where.project,
         limit=args.limit,
         record=agent_is_asking(args),
+        filters=filters_of(args),
     )
     now = clock.now()
+    settings = config.load(memory_home(create=False), where.project)
+    data = [hit_data(h, now, settings) for h in hits]
 
     def view(style: Style) -> list[str]:
         if not hits:
             return []  # nothing relevant prints nothing
         found = [hit.memory for hit in hits if isinstance(hit, lookup.Hit)]
+        notes = [hit_note(row) for row in data]
         if len(found) == len(hits):  # memories only: the table of list, with scores
-            lines = render.memory_table(found, now, style, [hit.score for hit in hits])
+            lines = render.memory_table(found, now, style, [hit.score for hit in hits], notes)
         else:
-            lines = render.hits_table(hits, now, style)
+            lines = render.hits_table(hits, now, style, notes)
         noun = None if len(found) == len(hits) else "hit"
         return [*lines, render.footer(len(hits), where.label, style, where.hint, noun=noun)]
 
-    return Output([hit_data(h) for h in hits], view=view)
+    return Output(data, view=view)
 
 
-def hit_data(hit: Hit | LayerHit) -> dict[str, Any]:
-    """Return one search hit as ``--json`` gives it: with its ``source`` and ``layer``."""
+def hit_data(
+    hit: Hit | LayerHit, now: datetime | None = None, settings: flags.Settings | None = None
+) -> dict[str, Any]:
+    """Return one search hit as ``--json`` gives it: its ``source``, ``layer`` and flags.
+
+    A memory's hit carries its ``state``, ``confidence``, ``last_verified``, ``origin``
+    (its own source: ``path:line`` or the command), ``where`` (the channel) and
+    ``flags`` (:mod:`artibot_memory.recall.flags`); a layer line has none of them.
+    """
     scored = {"score": round(hit.score, 4), "parts": asdict(hit.parts)}
     if isinstance(hit, lookup.Hit):
         also = {"also": list(hit.also)} if hit.also else {}
-        return {**brief(hit.memory), **scored, "source": hit.source, "layer": hit.layer, **also}
+        sure = _sureness(hit.memory, now or clock.now(), settings)
+        found = {"source": hit.source, "layer": hit.layer}
+        return {**brief(hit.memory), **scored, **found, **sure, **also}
     line = hit.line
     return {
         "id": None,
         "type": None,
+        "state": None,
         "text": line.text,
         "project": line.project,
         "section": line.section,
@@ -170,7 +196,57 @@ def hit_data(hit: Hit | LayerHit) -> dict[str, Any]:
         **scored,
         "source": hit.source,
         "layer": hit.layer,
+        "confidence": None,
+        "last_verified": None,
+        "origin": hit.source,
+        "where": None,
+        "flags": [],
+        "flag_words": [],
     }
+
+
+def _sureness(memory: Readable, now: datetime, settings: flags.Settings | None) -> dict[str, Any]:
+    """Return how sure and how fresh a memory is, and where it came from (``hit_data``)."""
+    doc = flags.document(memory)
+    chosen = (
+        settings if settings is not None else config.load(memory_home(create=False), memory.project)
+    )
+    source = doc.get("source")
+    source = source if isinstance(source, dict) else {}
+    verified = clock.parse_time(doc.get("last_verified"))
+    return {
+        "confidence": flags.confidence(doc),
+        "last_verified": verified.isoformat() if verified else None,
+        "origin": origin_of(source),
+        "where": source.get("channel") if isinstance(source.get("channel"), str) else None,
+        "flags": flags.flags(doc, now, chosen),
+        "flag_words": flags.words(doc, now, chosen),
+    }
+
+
+def origin_of(source: dict[str, Any]) -> str | None:
+    """Return a memory's own source as one cite-able string: ``path:line``, or the command.
+
+    >>> origin_of({"path": "MEMORY.md", "line": 12}), origin_of({"command": "npm test"})
+    ('MEMORY.md:12', 'npm test')
+    """
+    path, line, command = source.get("path"), source.get("line"), source.get("command")
+    if isinstance(path, str) and path:
+        return f"{path}:{line}" if isinstance(line, int) and not isinstance(line, bool) else path
+    return command if isinstance(command, str) and command else None
+
+
+def hit_note(row: dict[str, Any]) -> list[str]:
+    """Return what the text output says under a hit: its flags in words, then its source.
+
+    The source is left out where it only repeats the hit (a layer line's own ``path:line``,
+    a command memory's own text).
+    """
+    said = list(row.get("flag_words") or [])
+    origin = row.get("origin")
+    if origin and origin not in {row.get("source"), row.get("text")}:
+        said.append(f"source {origin}")
+    return said
 
 
 def cmd_get(args: argparse.Namespace) -> Output:
@@ -257,7 +333,9 @@ def cmd_show(args: argparse.Namespace) -> Output:
 def cmd_context(args: argparse.Namespace) -> Output:
     """``context``: the text SessionStart would inject for this project."""
     project = resolve_project(args.project, Path.cwd())
-    text = get_relevant_context(project, args.query, args.budget, record=False)
+    text = get_relevant_context(
+        project, args.query, args.budget, record=False, filters=filters_of(args)
+    )
     return Output({"project": project, "context": text, "chars": len(text)}, [text] if text else [])
 
 

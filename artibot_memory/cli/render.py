@@ -349,16 +349,23 @@ def memory_rows(memories: Sequence[Readable], now: datetime, *, states: bool) ->
 
 
 def memory_table(
-    memories: Sequence[Readable], now: datetime, style: Style, scores: Sequence[float] = ()
+    memories: Sequence[Readable],
+    now: datetime,
+    style: Style,
+    scores: Sequence[float] = (),
+    notes: Sequence[Sequence[str]] = (),
 ) -> list[str]:
-    """Return the table of ``list`` (and of ``search``, with a score column first)."""
+    """Return the table of ``list`` (and of ``search``, with a score column first).
+
+    ``notes``: per row, what to say under it (:func:`noted`): its flags in words, its source.
+    """
     states = any(m.state.value != "active" for m in memories)
     header = ["id", "type", *(["state"] if states else []), "project", "seen", "text"]
     rows = memory_rows(memories, now, states=states)
     if scores:
         header = ["score", *header]
         rows = [[Cell(f"{s:.2f}", "score"), *row] for s, row in zip(scores, rows, strict=True)]
-    return table(header, rows, style, right=[0] if scores else [])
+    return noted(table(header, rows, style, right=[0] if scores else []), notes, style)
 
 
 def one_line(memory: Readable, now: datetime, style: Style) -> str:
@@ -404,11 +411,17 @@ def stats_table(rows: Sequence[StoreStats], style: Style) -> list[str]:
     return table(header, cells_of, style, right=[1, 2, 5])
 
 
-def hits_table(hits: Sequence[Hit | LayerHit], now: datetime, style: Style) -> list[str]:
+def hits_table(
+    hits: Sequence[Hit | LayerHit],
+    now: datetime,
+    style: Style,
+    notes: Sequence[Sequence[str]] = (),
+) -> list[str]:
     """Return the table of a ``search`` that found layer lines too: each hit with its source.
 
     A store hit's source is its id and its kind its type; a layer line's source is
-    ``path:line`` and its kind its layer (``episodic``, ``semantic``).
+    ``path:line`` and its kind its layer (``episodic``, ``semantic``). ``notes``: as
+    :func:`memory_table`'s.
     """
     rows = []
     for hit in hits:
@@ -433,7 +446,8 @@ def hits_table(hits: Sequence[Hit | LayerHit], now: datetime, style: Style) -> l
                 Cell(printable(text)),
             ]
         )
-    return table(["score", "source", "kind", "project", "seen", "text"], rows, style, right=[0])
+    header = ["score", "source", "kind", "project", "seen", "text"]
+    return noted(table(header, rows, style, right=[0]), notes, style)
 
 
 def config_lines(data: Mapping[str, Any], style: Style) -> list[str]:
@@ -481,6 +495,7 @@ _LABELS = {
     "id": "id",
     "type": "type",
     "state": "state",
+    "flags": "flags",
     "scope": "scope",
     "project": "project",
     "key": "key",
@@ -554,6 +569,7 @@ def _fields(doc: Mapping[str, Any], now: datetime) -> list[tuple[str, list[str]]
         "id": [str(doc.get("id"))],
         "type": [str(doc.get("type"))],
         "state": [str(doc.get("state") or "active")],
+        "flags": flag_words(doc, now),
         "scope": [str(doc.get("scope") or "global")],
         "project": project,
         "key": text("key"),
@@ -645,6 +661,43 @@ def _scalar(value: Any) -> str:
     if isinstance(value, Mapping):
         return ", ".join(f"{k} {_scalar(v)}" for k, v in value.items())
     return printable(json.dumps(value, ensure_ascii=False)) if value is not None else "-"
+
+
+# --- what is said under a hit -------------------------------------------------------------
+
+NOTE_MARK = "  ↳ "
+
+
+def noted(lines: list[str], notes: Sequence[Sequence[str]], style: Style) -> list[str]:
+    """Return a table's lines with, under each row that has one, its note on a dimmed line.
+
+    ``lines`` is a header then one line per row; ``notes`` one list of phrases per row.
+
+    >>> noted(["id", "pref-1", "pref-2"], [["not confirmed since 2026-08-02"], []], Style())
+    ['id', 'pref-1', '  ↳ not confirmed since 2026-08-02', 'pref-2']
+    """
+    if not notes:
+        return lines
+    out = lines[:1]
+    for line, said in zip(lines[1:], notes, strict=True):
+        out.append(line)
+        if said:
+            text = fit(NOTE_MARK + " · ".join(printable(p) for p in said), style.width)
+            out.append(style.paint(text, "dim"))
+    return out
+
+
+def flag_words(doc: Mapping[str, Any], now: datetime) -> list[str]:
+    """Return the ``flags`` line of ``show``: what the memory's flags say, or ``none``.
+
+    The settings are the memory home's and the memory's own project's.
+    """
+    from artibot_memory.core import config  # noqa: PLC0415 - show only
+    from artibot_memory.recall import flags  # noqa: PLC0415
+
+    project = doc.get("project")
+    settings = config.load(None, project if isinstance(project, str) else None)
+    return ["; ".join(flags.words(doc, now, settings)) or "none"]
 
 
 # --- JSON -----------------------------------------------------------------------------------

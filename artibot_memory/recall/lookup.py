@@ -55,9 +55,78 @@ if TYPE_CHECKING:
 
 SEARCHABLE_STATES = frozenset({State.ACTIVE, State.RESOLVED, State.STALE})
 EXPIRING_WINDOW = timedelta(days=7)  # what stats counts as expiring soon
+DEFAULT_CONFIDENCE = 0.7  # a stored entry without one: Memory's default (store/record.py)
 EXHAUSTIVE_LIMIT = 5_000  # memories a search scores all of (the stores' caps total 3,700)
 CANDIDATES = 400  # above it, the candidates FTS5's own BM25 picks for ours to score
 WIDE = 4 * CANDIDATES  # how deep FTS5 ranks before the live ones are picked from its best
+
+
+@dataclass(frozen=True)
+class Filters:
+    """What a search or a context keeps, besides its types and project (``--state`` …).
+
+    ``states``: None keeps today's searchable ones (:data:`SEARCHABLE_STATES`);
+    ``scopes``: None keeps every scope; ``since`` and ``until`` bound when a memory was
+    last seen, both included. A layer line (a daily bullet, a MEMORY.md line) has a date
+    and a project but no state, scope or confidence: :attr:`by_metadata` filters leave
+    every layer line out.
+
+    >>> Filters(min_confidence=0.8).by_metadata, Filters().by_metadata
+    (True, False)
+    """
+
+    states: frozenset[str] | None = None
+    scopes: frozenset[str] | None = None
+    min_confidence: float | None = None
+    since: datetime | None = None
+    until: datetime | None = None
+
+    @property
+    def by_metadata(self) -> bool:
+        """Whether a filter asks for what only a memory has (state, scope, confidence)."""
+        return self.states is not None or self.scopes is not None or self.min_confidence is not None
+
+    def state_values(self) -> list[str]:
+        """Return the states kept, sorted."""
+        return sorted(self.states or {state.value for state in SEARCHABLE_STATES})
+
+    def keeps(self, memory: Readable) -> bool:
+        """Tell whether a memory in hand passes (the stores' fallback; the index uses SQL)."""
+        seen = memory.last_seen
+        return (
+            memory.state.value in self.state_values()
+            and (self.scopes is None or memory.scope.value in self.scopes)
+            and (self.min_confidence is None or memory.confidence >= self.min_confidence)
+            and (self.since is None or seen >= self.since)
+            and (self.until is None or seen <= self.until)
+        )
+
+    def keeps_date(self, moment: datetime) -> bool:
+        """Tell whether a layer line of this date passes ``since`` and ``until``."""
+        return (self.since is None or moment >= self.since) and (
+            self.until is None or moment <= self.until
+        )
+
+    def sql(self) -> tuple[str, list[object]]:
+        """Return the condition on ``memories AS m`` (and its parameters), states included."""
+        states = self.state_values()
+        where = f"m.state IN ({', '.join('?' * len(states))})"
+        params: list[object] = [*states]
+        if self.scopes is not None:
+            scopes = sorted(self.scopes)
+            where += f" AND coalesce(m.scope, 'global') IN ({', '.join('?' * len(scopes))})"
+            params += scopes
+        if self.min_confidence is not None:
+            where += f" AND coalesce(m.confidence, {DEFAULT_CONFIDENCE}) >= ?"
+            params.append(self.min_confidence)
+        for bound, operator in ((self.since, ">="), (self.until, "<=")):
+            if bound is not None:
+                where += f" AND coalesce(m.last_seen_us, m.created_us) {operator} ?"
+                params.append(_micros(bound))
+        return where, params
+
+
+NO_FILTERS = Filters()
 
 
 @dataclass(frozen=True)
@@ -164,13 +233,15 @@ def ranked(
     home: Home = None,
     limit: int = 10,
     held_only: bool = False,
+    filters: Filters = NO_FILTERS,
 ) -> list[Hit]:
     """Rank the live memories of the index against ``query``; the first ``limit``, best first.
 
     What :func:`rank` gives over :func:`live`, with no store loaded. Raises
     ``sqlite3.Error`` where the index cannot be used (an SQLite without FTS5).
     ``held_only``: leave out every query word no such memory holds (a prompt's chatter),
-    not only numbers; the caller then judges how much of its text matched.
+    not only numbers; the caller then judges how much of its text matched. ``filters``
+    are applied in the index's query, before the limit.
     """
     query_tokens = search_tokens(query)
     if not query_tokens:
@@ -178,7 +249,7 @@ def ranked(
     folder = _home(home)
     connection = index.fresh(folder)
     try:
-        live = live_filter(types, project, now)
+        live = live_filter(types, project, now, filters)
         keywords = _IndexedKeywords(connection, *live, held_only=held_only)
         keywords.preselect(query_tokens)
         found = keywords.scores(query_tokens)
@@ -206,12 +277,14 @@ def live(
     project: str | None = None,
     home: Home = None,
     on_unusable: Callable[[StoreError], None] | None = None,
+    filters: Filters = NO_FILTERS,
 ) -> list[Record]:
     """Return the memories a search may return: searchable, unexpired, seen from ``project``.
 
-    ``on_unusable``: see :func:`artibot_memory.store.index.fresh`.
+    ``on_unusable``: see :func:`artibot_memory.store.index.fresh`; ``filters``: what
+    else a memory must pass (:class:`Filters`).
     """
-    where, params = live_filter(types, project, now)
+    where, params = live_filter(types, project, now, filters)
     return _select(home, where, params, on_unusable)
 
 
@@ -322,18 +395,21 @@ def ranked_layers(
     project: str | None = None,
     home: Home = None,
     limit: int = 10,
+    filters: Filters = NO_FILTERS,
 ) -> list[LayerHit]:
     """Rank the daily notes' and MEMORY.md's lines against ``query``, best first.
 
     The same tokens, BM25 and relevance floor as the memories (:func:`ranked`), over the
     layers' own lines; managed MEMORY.md lines are left out (they are memories). The
-    lines of ``project`` (a path or a name: its folder name counts) and global ones.
+    lines of ``project`` (a path or a name: its folder name counts) and global ones,
+    dated within ``filters``' since and until; none at all when ``filters`` ask for a
+    state, a scope or a confidence, which a line has not.
     """
     query_tokens = search_tokens(query)
     kinds = [layer for layer in layers if layer in {EPISODIC, SEMANTIC}]
-    if not query_tokens or not kinds:
+    if not query_tokens or not kinds or filters.by_metadata:
         return []
-    where, params = _layer_filter(kinds, project)
+    where, params = _layer_filter(kinds, project, filters)
     connection = layer_connection(home)
     try:
         keywords = _LayerKeywords(connection, where, params)
@@ -413,12 +489,18 @@ def layer_connection(
     return connection
 
 
-def _layer_filter(kinds: list[str], project: str | None) -> tuple[str, list[object]]:
+def _layer_filter(
+    kinds: list[str], project: str | None, filters: Filters = NO_FILTERS
+) -> tuple[str, list[object]]:
     where = f"l.marker IS NULL AND l.layer IN ({', '.join('?' * len(kinds))})"
     params: list[object] = list(kinds)
     if project is not None:
         where += " AND (l.project IS NULL OR l.project = ?)"
         params.append(os.path.basename(project.rstrip("/")) or project)
+    for bound, operator in ((filters.since, ">="), (filters.until, "<=")):
+        if bound is not None:
+            where += f" AND l.date_us {operator} ?"
+            params.append(_micros(bound))
     return where, params
 
 
@@ -662,13 +744,16 @@ def _fts_phrase(token: str) -> str:
 
 
 def live_filter(
-    types: Iterable[MemoryType | str] | None, project: str | None, now: datetime
+    types: Iterable[MemoryType | str] | None,
+    project: str | None,
+    now: datetime,
+    filters: Filters = NO_FILTERS,
 ) -> tuple[str, list[object]]:
     """Return the SQL condition (and its parameters) a memory must meet to be returned."""
     where, params = _kinds(types)
-    states = sorted(state.value for state in SEARCHABLE_STATES)
-    where += f" AND m.state IN ({', '.join('?' * len(states))}) AND {_UNEXPIRED}"
-    params += [*states, _micros(now)]
+    kept, kept_params = filters.sql()
+    where += f" AND {kept} AND {_UNEXPIRED}"
+    params += [*kept_params, _micros(now)]
     if project is not None:
         where += f" AND {_SEEN_FROM}"
         params += _seen_from(project)

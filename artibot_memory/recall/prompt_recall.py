@@ -41,7 +41,7 @@ from artibot_memory.text.tokens import search_tokens
 # them, on the hook that runs on every prompt.
 TYPE_CHECKING = False  # typing costs an import on the hook's fast path
 if TYPE_CHECKING:
-    from collections.abc import Iterable, Sequence
+    from collections.abc import Callable, Iterable, Sequence
     from datetime import datetime
     from typing import Any
 
@@ -92,7 +92,7 @@ def prompt_output(
         return None
     if not chosen:
         return None
-    text, shown = render(chosen)
+    text, shown = render(chosen, marks=_marks(folder, _text(payload, "cwd"), now or clock.now()))
     if not shown:
         return None
     ids = [memory.id for memory in shown]
@@ -180,8 +180,24 @@ def clear_matches(query: str, hits: Sequence[lookup.Hit]) -> list[Readable]:
 # ---- the text
 
 
-def render(memories: Iterable[Readable], budget: int = MAX_CHARS) -> tuple[str, list[Readable]]:
-    """Write the memories under the header, never past ``budget`` characters."""
+def _marks(home: str, cwd: str | None, now: datetime) -> Callable[[Readable], str]:
+    """Return what ends a memory's line: its flags in words (:func:`flags.suffix`)."""
+    from artibot_memory.core import config  # noqa: PLC0415 - see the imports above
+    from artibot_memory.recall import flags  # noqa: PLC0415
+
+    settings = config.load(home, project_of(cwd))
+    return lambda memory: flags.suffix(flags.document(memory), now, settings)
+
+
+def render(
+    memories: Iterable[Readable],
+    budget: int = MAX_CHARS,
+    marks: Callable[[Readable], str] | None = None,
+) -> tuple[str, list[Readable]]:
+    """Write the memories under the header, never past ``budget`` characters.
+
+    ``marks``: what ends a memory's line (its flags in words), inside the budget.
+    """
     lines: list[str] = []
     shown: list[Readable] = []
     used = len(HEADER)
@@ -189,7 +205,9 @@ def render(memories: Iterable[Readable], budget: int = MAX_CHARS) -> tuple[str, 
         room = budget - used - 1
         if room < MIN_USEFUL_CHARS or len(shown) >= MAX_ITEMS:
             break
-        line = item_line(memory, min(ITEM_CHARS, room))
+        said = marks(memory) if marks is not None else ""
+        line = item_line(memory, min(ITEM_CHARS, room) - (len(said) + 1 if said else 0))
+        line = f"{line} {said}" if said else line
         if len(line) > room:
             continue
         lines.append(line)

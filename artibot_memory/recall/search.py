@@ -29,7 +29,8 @@ from dataclasses import replace
 from artibot_memory.capture import journal
 from artibot_memory.core import clock
 from artibot_memory.recall.lookup import (
-    SEARCHABLE_STATES,
+    NO_FILTERS,
+    Filters,
     Hit,
     LayerHit,
     noted_in,
@@ -49,7 +50,7 @@ if TYPE_CHECKING:
     from artibot_memory.store.model import Memory
     from artibot_memory.store.table import MemoryType
 
-__all__ = ["Hit", "LayerHit", "candidates", "search", "search_layers"]
+__all__ = ["Filters", "Hit", "LayerHit", "candidates", "search", "search_layers"]
 
 
 def search(
@@ -60,18 +61,23 @@ def search(
     limit: int = 10,
     record: bool = True,
     home: Path | None = None,
+    filters: Filters = NO_FILTERS,
 ) -> list[Hit]:
     """Return up to ``limit`` memories relevant to ``query``, best first; none if unrelated.
 
     ``project`` keeps global memories and that project's own (``None``: every project);
     ``record`` counts the returned hits as accessed, which feeds their frequency score:
-    pass ``False`` for a read that is not the agent's (a person browsing).
+    pass ``False`` for a read that is not the agent's (a person browsing). ``filters``
+    (states, scopes, confidence, when last seen) apply before the limit.
     """
     now = clock.now()
     try:
-        hits = ranked(query, now=now, types=types, project=project, home=home, limit=limit)
+        hits = ranked(
+            query, now=now, types=types, project=project, home=home, limit=limit, filters=filters
+        )
     except sqlite3.Error:  # an SQLite without FTS5, or a disk that refuses the index
-        hits = rank(query, candidates(types, project, now, home), now)[: max(limit, 0)]
+        found = candidates(types, project, now, home, filters=filters)
+        hits = rank(query, found, now)[: max(limit, 0)]
     if record:
         journal.note_access([hit.memory.id for hit in hits], home)
     return hits
@@ -86,6 +92,7 @@ def search_layers(
     limit: int = 10,
     record: bool = True,
     home: Path | None = None,
+    filters: Filters = NO_FILTERS,
 ) -> list[Hit | LayerHit]:
     """Search the stores, the daily notes and MEMORY.md in one ranking, best first.
 
@@ -93,11 +100,21 @@ def search_layers(
     ``types``, which name stores, only ``store`` unless ``layers`` says more). The store
     hits are :func:`search`'s, scores and filters alike. A layer line that is a memory hit
     too (a managed MEMORY.md line, a daily bullet sourced by the memory's id) is not
-    returned again: the memory's hit notes it in ``also``.
+    returned again: the memory's hit notes it in ``also``. ``filters``: a layer line
+    passes on its date (and project); one asking for a state, scope or confidence leaves
+    every layer line out.
     """
     chosen = set(layers) if layers else ({STORE} if types else set(LAYERS))
     stored = (
-        search(query, types=types, project=project, limit=limit, record=False, home=home)
+        search(
+            query,
+            types=types,
+            project=project,
+            limit=limit,
+            record=False,
+            home=home,
+            filters=filters,
+        )
         if STORE in chosen
         else []
     )
@@ -105,7 +122,13 @@ def search_layers(
     if chosen - {STORE}:
         try:
             found = ranked_layers(
-                query, now=clock.now(), layers=chosen, project=project, home=home, limit=limit
+                query,
+                now=clock.now(),
+                layers=chosen,
+                project=project,
+                home=home,
+                limit=limit,
+                filters=filters,
             )
             stored = _noting_layers(stored, home)
         except sqlite3.Error:  # no FTS5: the layers are searched through the index only
@@ -133,13 +156,14 @@ def candidates(
     home: Path | None = None,
     *,
     on_unusable: Callable[[StoreError], None] | None = None,
+    filters: Filters = NO_FILTERS,
 ) -> list[Memory]:
     """Return the live memories of the stores themselves, validated: the index's fallback.
 
     What :func:`artibot_memory.recall.lookup.live` returns, read from the stores where
     SQLite cannot serve the index. An unusable store raises, unless ``on_unusable`` is
     given: then it is reported there and the other stores still count (a hook must not
-    lose all memory to one bad file).
+    lose all memory to one bad file). ``filters``: as the index applies them.
     """
     # The full path: pydantic, only where the index cannot be used.
     from artibot_memory.core.errors import StoreError  # noqa: PLC0415
@@ -158,5 +182,5 @@ def candidates(
     return [
         m
         for m in found
-        if m.state in SEARCHABLE_STATES and not m.is_expired(now) and in_project(m.project, project)
+        if filters.keeps(m) and not m.is_expired(now) and in_project(m.project, project)
     ]

@@ -23,7 +23,8 @@ How it stays exact:
   built again; ``artibot-memory doctor --reindex`` does the same on demand.
 
 What a row holds: the fields a read filters and ranks on (``memories``: type, state, project
-and its folder name, key, times as microseconds since the epoch, access count, token count),
+and its folder name, key, scope, confidence, times as microseconds since the epoch (created,
+last seen, last verified, expiry), access count, token count),
 the search tokens (``terms``), and the memory's JSON exactly as stored (``docs``, read only
 for what is handed back: kept apart so a scan of ``memories`` stays small). ``totals`` holds
 how many rows ``memories`` has and their summed token count, kept by triggers in the same
@@ -65,8 +66,9 @@ INDEX_NAME = "index.sqlite"
 # 2: the JSON apart (docs), a vocabulary of the terms (terms_vocab); 3: created_us (stats);
 # 4: Korean question words as stopwords (the stored tokens changed); 5: totals, kept by
 # triggers (a search of a large index reads its size and average length in one row);
-# 6: the Markdown layers' lines (layer_files, layer_lines, layer_terms)
-INDEX_VERSION = 6
+# 6: the Markdown layers' lines (layer_files, layer_lines, layer_terms); 7: scope,
+# confidence and last_verified_us (search's and context's filters)
+INDEX_VERSION = 7
 BUSY_TIMEOUT_MS = 5_000
 BATCH = 1_000  # entries parsed and written at a time when a store is read in
 # The characters our tokens hold besides letters and digits (file names, versions): FTS5
@@ -85,6 +87,9 @@ CREATE TABLE IF NOT EXISTS memories (
     project TEXT,
     project_name TEXT,
     key TEXT,
+    scope TEXT,
+    confidence REAL,
+    last_verified_us INTEGER,
     created_us INTEGER,
     last_seen_us INTEGER,
     expires_us INTEGER,
@@ -559,6 +564,9 @@ def _insert(connection: sqlite3.Connection, spec: StoreSpec, entries: Sequence[E
                 _text_or_none(entry.get("project")),
                 _project_name(entry.get("project")),
                 _text_or_none(entry.get("key")),
+                _text_or_none(entry.get("scope")) or "global",
+                _number(entry.get("confidence")),
+                _micros(entry.get("last_verified")),
                 _micros(entry.get("created_at")),
                 _micros(entry.get("last_seen")),
                 _micros(entry.get("expires_at")),
@@ -570,8 +578,8 @@ def _insert(connection: sqlite3.Connection, spec: StoreSpec, entries: Sequence[E
         terms.append((rowid, " ".join(tokens)))
     connection.executemany(
         "INSERT INTO memories (rowid, id, store, type, state, project, project_name, key, "
-        "created_us, last_seen_us, expires_us, access_count, length) "
-        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        "scope, confidence, last_verified_us, created_us, last_seen_us, expires_us, "
+        "access_count, length) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         [row[:-1] for row in rows],
     )
     connection.executemany(
@@ -647,6 +655,12 @@ def _micros(value: object) -> int | None:
 
 def _count(value: object) -> int:
     return value if isinstance(value, int) and not isinstance(value, bool) else 0
+
+
+def _number(value: object) -> float | None:
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return None
+    return float(value)
 
 
 def _project_name(value: object) -> str | None:
