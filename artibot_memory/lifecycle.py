@@ -179,7 +179,42 @@ def _remembered(
 
 
 def _source(payload: Payload, event: str) -> Source:
-    return Source(channel=f"hook:{event}", session_id=_text(payload, "session_id"))
+    """Where a prompt's memories come from: the hook, the session, the transcript's line."""
+    path = _text(payload, "transcript_path")
+    line = prompt_line(path, _text(payload, "prompt_id")) if path else None
+    return Source(
+        channel=f"hook:{event}",
+        session_id=_text(payload, "session_id"),
+        path=path,
+        line=line,
+    )
+
+
+SCAN_CHUNK = 1 << 20
+
+
+def prompt_line(path: str, prompt_id: str | None) -> int | None:
+    """Return the transcript line (from 1) of the prompt ``prompt_id``, or the next line.
+
+    The first row naming the prompt's id is its line; a prompt not written yet (Claude Code
+    writes the transcript asynchronously) will be the line after the last. Read in binary
+    chunks, counting newlines: a 3 MB transcript costs a few milliseconds. None when the
+    file cannot be read.
+    """
+    needle = f'"promptId":"{prompt_id}"'.encode() if prompt_id else None
+    newlines, tail = 0, b""
+    try:
+        with open(path, "rb") as transcript:
+            while chunk := transcript.read(SCAN_CHUNK):
+                window = tail + chunk
+                found = window.find(needle) if needle else -1
+                if found >= 0:
+                    return newlines + window.count(b"\n", 0, found) - tail.count(b"\n") + 1
+                newlines += chunk.count(b"\n")
+                tail = window[-len(needle) :] if needle else b""
+    except OSError:
+        return None
+    return newlines + 1
 
 
 def on_session_end(payload: Payload) -> None:
@@ -223,7 +258,12 @@ def save_summary(payload: Payload, event: str) -> None:
         project=project,
         tags=["session-summary"] + ([f"branch:{digest.git_branch}"] if digest.git_branch else []),
         why="session summary",
-        source=Source(channel=f"hook:{event}", session_id=session_id, path=digest.path),
+        source=Source(
+            channel=f"hook:{event}",
+            session_id=session_id,
+            path=digest.path,
+            line=digest.last_line or None,
+        ),
         observation=_sighting(text),
         details={
             "kind": "session-summary",

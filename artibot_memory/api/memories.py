@@ -19,7 +19,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from artibot_memory.capture import journal
 from artibot_memory.core import clock
@@ -106,7 +106,7 @@ def build(draft: Draft, now: datetime) -> Memory:
         Scope(draft.scope) if draft.scope else (Scope.PROJECT if draft.project else Scope.GLOBAL)
     )
     tags = clean_tags([redact(t) for t in draft.tags] + auto_tags(text))
-    details = redact_value(draft.details)
+    details = cast("dict[str, Any]", redact_value(draft.details))
     if spec.type in evidence.COMPUTED:
         details = {evidence.BASE: draft.confidence, **details}
     memory = Memory(
