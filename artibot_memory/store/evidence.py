@@ -134,7 +134,15 @@ def entities(memory: Memory, projects: Iterable[str] = ()) -> set[str]:
     if memory.type is MemoryType.COMMAND:
         program = program_and_target(memory.text)[0].split()
         found |= {f"tool:{program[0].lower()}"} if program else set()
+    return found | {f"project:{name}" for name in _named(memory, projects)}
+
+
+def _named(memory: Memory, projects: Iterable[str]) -> set[str]:
+    """Return the ``projects`` (lower-case short names) named as words in the memory's text."""
+    text = memory.text.lower()
+    present = [name for name in projects if name in text]  # cheap first: most name none
+    if not present:
+        return set()
     own = (memory.project or "").rstrip("/").rsplit("/", 1)[-1].lower()
-    named = {word.lower() for word in _WORD.findall(memory.text)}
-    found |= {f"project:{name}" for name in projects if name in named and name != own}
-    return found
+    words = set(_WORD.findall(text))
+    return {name for name in present if name in words and name != own}
