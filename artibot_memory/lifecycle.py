@@ -26,6 +26,7 @@ from artibot_memory.api import memories
 from artibot_memory.api.daily import note_session
 from artibot_memory.api.ingest import IngestReport, Record, ingest_journal, refine_errors
 from artibot_memory.api.prune import prune
+from artibot_memory.api.relate import relate
 from artibot_memory.api.semantic import refresh as refresh_semantic
 from artibot_memory.capture.hooklog import log_failure, write_log
 from artibot_memory.capture.prompts import (
@@ -87,6 +88,7 @@ def ingest(*, then_prune: bool = False) -> IngestReport:
         for problem in pruned.unusable:
             write_log(f"SessionStart: prune: {problem}")
     if report.records:
+        relate_memories()
         refresh_memory_md()  # first: a start cache quotes MEMORY.md's lines
     touched = {project_of(_text(r, "cwd")) for r in report.deferred if r.get("event") in REFRESHED}
     for project in touched:
@@ -104,6 +106,17 @@ def refresh_memory_md() -> None:
         refresh_semantic()
     except Exception as exc:  # noqa: BLE001 - the file must never cost a session its memories
         log_failure("MEMORY.md", exc)
+
+
+def relate_memories() -> None:
+    """Link the memories that share a key, an entity or a conflict; a failure is only logged.
+
+    Once per run that stored something: after an ingest, after a session summary.
+    """
+    try:
+        relate()
+    except Exception as exc:  # noqa: BLE001 - links are derived: never worth a lost session
+        log_failure("relate", exc)
 
 
 def process_deferred(record: Record) -> None:
@@ -179,7 +192,42 @@ def _remembered(
 
 
 def _source(payload: Payload, event: str) -> Source:
-    return Source(channel=f"hook:{event}", session_id=_text(payload, "session_id"))
+    """Where a prompt's memories come from: the hook, the session, the transcript's line."""
+    path = _text(payload, "transcript_path")
+    line = prompt_line(path, _text(payload, "prompt_id")) if path else None
+    return Source(
+        channel=f"hook:{event}",
+        session_id=_text(payload, "session_id"),
+        path=path,
+        line=line,
+    )
+
+
+SCAN_CHUNK = 1 << 20
+
+
+def prompt_line(path: str, prompt_id: str | None) -> int | None:
+    """Return the transcript line (from 1) of the prompt ``prompt_id``, or the next line.
+
+    The first row naming the prompt's id is its line; a prompt not written yet (Claude Code
+    writes the transcript asynchronously) will be the line after the last. Read in binary
+    chunks, counting newlines: a 3 MB transcript costs a few milliseconds. None when the
+    file cannot be read.
+    """
+    needle = f'"promptId":"{prompt_id}"'.encode() if prompt_id else None
+    newlines, tail = 0, b""
+    try:
+        with open(path, "rb") as transcript:
+            while chunk := transcript.read(SCAN_CHUNK):
+                window = tail + chunk
+                found = window.find(needle) if needle else -1
+                if found >= 0:
+                    return newlines + window.count(b"\n", 0, found) - tail.count(b"\n") + 1
+                newlines += chunk.count(b"\n")
+                tail = window[-len(needle) :] if needle else b""
+    except OSError:
+        return None
+    return newlines + 1
 
 
 def on_session_end(payload: Payload) -> None:
@@ -223,7 +271,12 @@ def save_summary(payload: Payload, event: str) -> None:
         project=project,
         tags=["session-summary"] + ([f"branch:{digest.git_branch}"] if digest.git_branch else []),
         why="session summary",
-        source=Source(channel=f"hook:{event}", session_id=session_id, path=digest.path),
+        source=Source(
+            channel=f"hook:{event}",
+            session_id=session_id,
+            path=digest.path,
+            line=digest.last_line or None,
+        ),
         observation=_sighting(text),
         details={
             "kind": "session-summary",
@@ -285,11 +338,12 @@ HANDLERS: dict[str, Callable[[Payload], Payload | None]] = {
 def handle(event: str, payload: Payload) -> Payload | None:
     """Run the handler of ``event`` (unknown events do nothing) and return its output.
 
-    A session summary handled here, not inside an ingest, renders MEMORY.md after it (an
-    ingest renders it once for all it stored).
+    A session summary handled here, not inside an ingest, relates the memories and renders
+    MEMORY.md after it (an ingest does both once for all it stored).
     """
     handler = HANDLERS.get(event)
     output = handler(payload if isinstance(payload, dict) else {}) if handler else None
     if event in SUMMARIES:
+        relate_memories()
         refresh_memory_md()
     return output

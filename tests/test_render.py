@@ -159,7 +159,8 @@ def test_a_record_in_full_is_aligned_fields_with_dates_lists_and_nested_parts() 
     values = {line[:column].strip(): line[column:] for line in lines}
     assert values["tags:"] == "db, postgres"
     assert values["project:"] == "shop (/src/shop)"
-    assert values["source:"] == "hook, session s-1, /t.jsonl:12"
+    assert values["source:"] == "/t.jsonl:12"
+    assert values["where:"] == "a hook, session s-1"
     assert values["expires:"] == "2026-04-09 12:00 UTC (in 30 days)"
     assert values["created:"] == "2026-03-10 12:00 UTC (just now)"
     assert values["extra_field:"] == "x, y"

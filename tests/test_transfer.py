@@ -267,7 +267,14 @@ def test_identifiers_the_product_wrote_come_back_unchanged_from_a_full_record() 
         "signature": "TypeError: <str> is not a function",
         "related": ["pref-0a1b2c3d4e"],
         "source": {"channel": "hook:SessionEnd", "session_id": session, "path": f"/t/{session}"},
-        "evidence": [{"at": "2026-03-01T09:00:00Z", "session_id": session, "note": "toolu_01A@t"}],
+        "evidence": [
+            {
+                "at": "2026-03-01T09:00:00Z",
+                "session_id": session,
+                "note": "toolu_01A@t",
+                "kind": "used",
+            }
+        ],
     }
     with freeze_time("2026-03-02"):
         import_file([json.dumps(full_record(type="context", **identifiers))], "export.jsonl")

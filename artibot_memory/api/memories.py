@@ -19,7 +19,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from artibot_memory.capture import journal
 from artibot_memory.core import clock
@@ -30,6 +30,7 @@ from artibot_memory.core.redact import redact, redact_value
 from artibot_memory.notes import daily
 from artibot_memory.recall.startcache import drop_caches
 from artibot_memory.recall.vectors import remove as remove_vectors
+from artibot_memory.store import evidence
 from artibot_memory.store.index import remove as remove_index
 from artibot_memory.store.jsonfile import Store, change_each_store, group_by_store
 from artibot_memory.store.merge import join, new_evidence
@@ -92,7 +93,12 @@ def clean_text(text: str) -> str:
 
 
 def build(draft: Draft, now: datetime) -> Memory:
-    """Turn a draft into a complete record: id, dates, TTL, tags, signature, redaction."""
+    """Turn a draft into a complete record: id, dates, TTL, tags, signature, redaction.
+
+    A preference or context keeps the confidence it was stated with as
+    ``details["base_confidence"]``; its confidence and ``last_verified`` come from its
+    evidence from then on (:mod:`artibot_memory.store.evidence`).
+    """
     spec = spec_for(draft.type)
     text = clean_text(draft.text)
     created = draft.created_at or now
@@ -100,7 +106,10 @@ def build(draft: Draft, now: datetime) -> Memory:
         Scope(draft.scope) if draft.scope else (Scope.PROJECT if draft.project else Scope.GLOBAL)
     )
     tags = clean_tags([redact(t) for t in draft.tags] + auto_tags(text))
-    return Memory(
+    details = cast("dict[str, Any]", redact_value(draft.details))
+    if spec.type in evidence.COMPUTED:
+        details = {evidence.BASE: draft.confidence, **details}
+    memory = Memory(
         id=new_id(spec.type),
         type=spec.type,
         text=text,
@@ -116,7 +125,7 @@ def build(draft: Draft, now: datetime) -> Memory:
         source=Source.model_validate(redact_value(draft.source.model_dump())),
         signature=draft.signature or _signature(spec.type, text),
         resolution=redact(draft.resolution) if draft.resolution else None,
-        details=redact_value(draft.details),
+        details=details,
         evidence=new_evidence(created, draft.source.session_id, draft.observation),
         created_at=created,
         updated_at=now,
@@ -124,6 +133,7 @@ def build(draft: Draft, now: datetime) -> Memory:
         expires_at=None if spec.ttl is None else created + spec.ttl,
         failures=draft.failures,
     )
+    return evidence.refresh(memory)
 
 
 def _signature(memory_type: MemoryType, text: str) -> str | None:

@@ -138,10 +138,11 @@ def _by_last_seen(memory: Memory) -> datetime:
     return memory.last_seen
 
 
-def parse_line(line: str, now: datetime) -> tuple[Memory, bool]:
+def parse_line(line: str, now: datetime, origin: Source | None = None) -> tuple[Memory, bool]:
     """Turn one import line into a complete, redacted record, and say if it was a full one.
 
-    Raises ValueError, TypeError, UsageError or a pydantic ValidationError.
+    A short record's source is ``origin`` (the import file and the line); a full record
+    keeps its own. Raises ValueError, TypeError, UsageError or a pydantic ValidationError.
 
     >>> memory, full = parse_line('{"type": "command", "text": "make"}', clock.now())
     >>> memory.text, full
@@ -155,7 +156,7 @@ def parse_line(line: str, now: datetime) -> tuple[Memory, bool]:
         return redact_full_record(Memory.model_validate(raw)), True
     short = ShortRecord.model_validate(raw)
     fields = short.model_dump(exclude={"type", "text"})
-    draft = Draft(short.type, short.text, source=Source(channel="import"), **fields)
+    draft = Draft(short.type, short.text, source=origin or Source(channel="import"), **fields)
     return build(draft, now), False
 
 
@@ -218,7 +219,7 @@ def read_records(lines: Iterable[str], source: str, *, skip_invalid: bool = Fals
         if not line.strip():
             continue
         try:
-            memory, full = parse_line(line, now)
+            memory, full = parse_line(line, now, Source(channel="import", path=source, line=number))
         except (ValueError, TypeError, UsageError, ValidationError) as exc:
             problem = _describe(exc)
             if not skip_invalid:

@@ -505,6 +505,7 @@ _LABELS = {
     "resolution": "fixed by",
     "signature": "signature",
     "confidence": "confidence",
+    "where": "where",
     "source": "source",
     "evidence": "evidence",
     "counter_evidence": "against",
@@ -521,9 +522,18 @@ _LABELS = {
 MAX_EVIDENCE_SHOWN = 5
 
 
-def record(doc: Mapping[str, Any], now: datetime, style: Style) -> list[str]:
-    """Every field of one memory (its stored JSON) as aligned ``field: value`` lines (``show``)."""
-    fields = _fields(doc, now)
+def record(
+    doc: Mapping[str, Any],
+    now: datetime,
+    style: Style,
+    texts: Mapping[str, str] | None = None,
+) -> list[str]:
+    """Every field of one memory (its stored JSON) as aligned ``field: value`` lines (``show``).
+
+    ``texts`` gives the related memories' texts by id; None reads them from the index.
+    """
+    related = [str(i) for i in doc.get("related") or []]
+    fields = _fields(doc, now, texts if texts is not None else related_texts(related))
     width = max(cells(label) for label, _ in fields) + 2
     room = max(style.width - width, 30)
     lines = []
@@ -543,7 +553,26 @@ def _wrap(value: str, room: int) -> list[str]:
     ) or [""]
 
 
-def _fields(doc: Mapping[str, Any], now: datetime) -> list[tuple[str, list[str]]]:
+def related_texts(ids: Sequence[str]) -> dict[str, str]:
+    """Return the text of each of ``ids`` the index holds (through recall's lookup)."""
+    import sqlite3  # noqa: PLC0415 - only ``show`` reads them
+
+    from artibot_memory.recall import lookup  # noqa: PLC0415 - only ``show`` reads them
+
+    found: dict[str, str] = {}
+    try:
+        for memory_id in ids:
+            hit = lookup.by_id(memory_id)
+            if hit is not None:
+                found[memory_id] = hit.text
+    except sqlite3.Error:
+        return found  # the ids alone, then
+    return found
+
+
+def _fields(
+    doc: Mapping[str, Any], now: datetime, texts: Mapping[str, str] | None = None
+) -> list[tuple[str, list[str]]]:
     def date(name: str) -> list[str]:
         moment = parse_time(doc.get(name))
         return [full_date(moment, now)] if moment else []
@@ -580,11 +609,12 @@ def _fields(doc: Mapping[str, Any], now: datetime) -> list[tuple[str, list[str]]
         "why": text("why"),
         "resolution": text("resolution"),
         "signature": text("signature"),
-        "confidence": [f"{float(doc.get('confidence', 0.7)):.2f}"],
+        "confidence": [_confidence(doc)],
+        "where": [_where(doc.get("source") or {})],
         "source": [_source(doc.get("source") or {})],
         "evidence": _evidence(doc.get("evidence") or []),
         "counter_evidence": _evidence(doc.get("counter_evidence") or []),
-        "related": joined("related"),
+        "related": _related(doc.get("related") or [], texts or {}),
         "created_at": date("created_at"),
         "updated_at": date("updated_at"),
         "last_seen": date("last_seen"),
@@ -594,6 +624,7 @@ def _fields(doc: Mapping[str, Any], now: datetime) -> list[tuple[str, list[str]]
         "access_count": accessed,
         "details": _mapping(doc.get("details") or {}),
     }
+    # issue 14's flags (recall/flags.py) go here, after state: ("flags", [...])
     fields = [(_LABELS[name], shown) for name, shown in values.items() if shown]
     extra = {name: value for name, value in doc.items() if name not in FIELDS}
     fields += [(name, _value(value)) for name, value in extra.items() if value not in (None, "")]
@@ -605,20 +636,95 @@ def _times(count: int) -> str:
 
 
 _SOURCE_FIELDS = ("channel", "session_id", "path", "line", "command")
-_EVIDENCE_FIELDS = ("at", "session_id", "note")
+_EVIDENCE_FIELDS = ("at", "session_id", "note", "kind")
+CHANNEL_WORDS = {
+    "hook:UserPromptSubmit": "a prompt (UserPromptSubmit hook)",
+    "hook:SessionStart": "the start of a session (SessionStart hook)",
+    "hook:SessionEnd": "the end of a session (SessionEnd hook)",
+    "hook:PreCompact": "a checkpoint before a compaction (PreCompact hook)",
+    "hook:PostToolUse": "a command Claude ran (PostToolUse hook)",
+    "hook:PostToolUseFailure": "a command that failed (PostToolUseFailure hook)",
+    "hook": "a hook",
+    "cli": "the CLI",
+    "skill": "Claude, through the skill",
+    "MEMORY.md": "an edit of MEMORY.md",
+    "import": "an import",
+    "claude-auto-memory": "Claude Code's auto memory",
+    "consolidate": "a consolidation of the daily notes",
+    "proposals": "an accepted proposal",
+    "conflicts": "the resolution of a conflict",
+    "api": "the Python API",
+}
+
+
+def where(channel: str) -> str:
+    """Say a source's channel in words.
+
+    >>> where("hook:UserPromptSubmit"), where("skill"), where("hook:Stop")
+    ('a prompt (UserPromptSubmit hook)', 'Claude, through the skill', 'the Stop hook')
+    """
+    if channel in CHANNEL_WORDS:
+        return CHANNEL_WORDS[channel]
+    if channel.startswith("hook:"):
+        return f"the {channel.removeprefix('hook:')} hook"
+    return channel
+
+
+def _where(source: Mapping[str, Any]) -> str:
+    channel = str(source.get("channel") or "api")
+    session = f", session {source['session_id']}" if source.get("session_id") else ""
+    return printable(where(channel)) + session
 
 
 def _source(source: Mapping[str, Any]) -> str:
-    parts = [str(source.get("channel") or "api")]
-    parts += [f"session {source['session_id']}"] if source.get("session_id") else []
+    """Return the source itself: ``path:line``, the command, or what else it holds."""
+    parts = []
     if source.get("path"):
         line = source.get("line")
         parts.append(f"{source['path']}:{line}" if line else str(source["path"]))
-    parts += [f"command `{printable(str(source['command']))}`"] if source.get("command") else []
+    parts += [f"`{printable(str(source['command']))}`"] if source.get("command") else []
     parts += [
         f"{k} {_scalar(v)}" for k, v in source.items() if k not in _SOURCE_FIELDS and v is not None
     ]
-    return ", ".join(parts)
+    return ", ".join(printable(part) for part in parts) or "not recorded"
+
+
+def _confidence(doc: Mapping[str, Any]) -> str:
+    """Return the confidence and its grounds: sessions and days for, sessions against."""
+    value = f"{float(doc.get('confidence', 0.7)):.2f}"
+    support = _sightings(doc.get("evidence") or [])
+    against = _sightings(doc.get("counter_evidence") or [])
+    if not support[0] and not against[0]:
+        return value
+    sessions, days = support
+    said = f"from {_count(sessions, 'session')} over {_count(days, 'day')}"
+    return f"{value}, {said}, against {against[0]}"
+
+
+def _sightings(items: Sequence[Any]) -> tuple[int, int]:
+    """Distinct sessions (the day without a session id) and distinct days of ``items``."""
+    moments = [
+        (parse_time(item.get("at")), item.get("session_id"))
+        for item in items
+        if isinstance(item, Mapping)
+    ]
+    dated = [(moment, session) for moment, session in moments if moment is not None]
+    sessions = {session or f"day:{_utc(moment).date()}" for moment, session in dated}
+    return len(sessions), len({_utc(moment).date() for moment, _ in dated})
+
+
+def _count(number: int, noun: str) -> str:
+    return f"{number} {noun}{'s' * (number != 1)}"
+
+
+def _related(ids: Sequence[Any], texts: Mapping[str, str]) -> list[str]:
+    """One line per related memory: its id and, when known, its text's first line."""
+    lines = []
+    for memory_id in ids:
+        text = texts.get(str(memory_id), "").strip().splitlines()
+        said = f' "{printable(text[0])}"' if text else ""
+        lines.append(f"- {printable(str(memory_id))}{said}")
+    return lines
 
 
 def _evidence(items: Sequence[Mapping[str, Any]]) -> list[str]:
@@ -632,6 +738,7 @@ def _evidence(items: Sequence[Mapping[str, Any]]) -> list[str]:
         parts = [f"{_utc(moment):%Y-%m-%d %H:%M} UTC"]
         parts += [f"session {item['session_id']}"] if item.get("session_id") else []
         parts += [printable(str(item["note"]))] if item.get("note") else []
+        parts += [printable(str(item["kind"]))] if item.get("kind", "stated") != "stated" else []
         parts += [f"{k} {_scalar(v)}" for k, v in item.items() if k not in _EVIDENCE_FIELDS]
         lines.append("- " + ", ".join(parts))
     if len(latest) > MAX_EVIDENCE_SHOWN:

@@ -11,6 +11,8 @@ which ask their confirmation question through ``confirm``.
 from __future__ import annotations
 
 import argparse
+import os
+import shlex
 import sys
 from collections.abc import Callable, Iterable
 from dataclasses import asdict
@@ -63,12 +65,22 @@ def cmd_save(args: argparse.Namespace) -> Output:
         project=project,
         scope=args.scope,
         resolution=args.fix,
-        source=Source(channel="cli"),
+        source=typed_source(),
     )
     verb = "merged into" if saved.count > 1 else "saved"
     where = f", {display_name(saved.project)}" if saved.project else ", global"
     lines = [f"{verb} {saved.id} ({saved.type.value}{where}, seen {saved.count}×)"]
     return Output(brief(saved), lines + _noted(saved, note=bool(getattr(args, "note", False))))
+
+
+def typed_source() -> Source:
+    """Return the source of a CLI save: the command line as typed, and who typed it.
+
+    ``skill`` when Claude ran it (Claude Code sets ``CLAUDECODE=1`` in its shell), else
+    ``cli``. The line is redacted with the rest of the memory, by the save.
+    """
+    channel = "skill" if os.environ.get("CLAUDECODE") == "1" else "cli"
+    return Source(channel=channel, command=shlex.join(["artibot-memory", *sys.argv[1:]]))
 
 
 def _noted(saved: Memory, *, note: bool) -> list[str]:

@@ -24,12 +24,12 @@ from __future__ import annotations
 from collections.abc import Iterable
 from datetime import datetime
 
+from artibot_memory.store import evidence
 from artibot_memory.store.model import Evidence, Memory, MemoryType, State, clean_tags
 from artibot_memory.store.table import StoreSpec
 from artibot_memory.text.tokens import normalize_text
 
 MAX_EVIDENCE = 20
-SESSIONS_TO_CONFIRM = 2  # seed 003: 2+ occurrences before a pattern becomes a preference
 _LIVE = {State.ACTIVE, State.PENDING, State.RESOLVED, State.STALE}
 _EVICTION_RANK = {
     State.SUPERSEDED: 0,
@@ -136,7 +136,7 @@ def _supersede(entries: list[Memory], old: Memory, new: Memory, now: datetime) -
     old.updated_at = now
     new.related = [*dict.fromkeys([*new.related, old.id])]
     new.details = {**new.details, "supersedes": old.id}
-    entries.append(new)
+    entries.append(evidence.refresh(new))
     return new
 
 
@@ -158,12 +158,17 @@ def _merge(old: Memory, new: Memory, spec: StoreSpec, now: datetime) -> Memory:
     old.tags = clean_tags([*old.tags, *new.tags])
     fix = new.details.get("fix")
     adopted = bool(new.resolution) and adopt_fix(old, str(new.resolution), new.confidence, fix)
-    if old.state is State.PENDING and (new.state is State.ACTIVE or _confirmed(old, new)):
-        old.state = State.ACTIVE
     details = new.details if adopted else {k: v for k, v in new.details.items() if k != "fix"}
-    old.details = {**old.details, **details}
+    old.details = {**old.details, **details, **_base(old)}
     _touch(old, new, spec, now)
+    if old.state is State.PENDING and (new.state is State.ACTIVE or evidence.confirmed(old)):
+        old.state = State.ACTIVE
     return old
+
+
+def _base(old: Memory) -> dict[str, object]:
+    """Return the base to keep: a repeat updates the details, the base stays the first's."""
+    return {evidence.BASE: old.details[evidence.BASE]} if evidence.BASE in old.details else {}
 
 
 def adopt_fix(entry: Memory, resolution: str, confidence: float, provenance: object) -> bool:
@@ -190,17 +195,12 @@ def _replayed(old: Memory, new: Memory) -> bool:
     return bool(notes) and all(note in seen for note in notes)
 
 
-def _confirmed(old: Memory, new: Memory) -> bool:
-    sessions = {e.session_id for e in [*old.evidence, *new.evidence] if e.session_id}
-    return len(sessions) >= SESSIONS_TO_CONFIRM
-
-
 def _touch(old: Memory, new: Memory, spec: StoreSpec, now: datetime) -> None:
     old.evidence = [*old.evidence, *new.evidence][-MAX_EVIDENCE:]
     old.last_seen = max(old.last_seen, new.last_seen)
     old.updated_at = now
-    old.last_verified = now
     old.expires_at = None if spec.ttl is None else old.last_seen + spec.ttl
+    evidence.refresh(old)
 
 
 def enforce_cap(entries: list[Memory], cap: int) -> list[Memory]:
@@ -219,9 +219,11 @@ def _value(entry: Memory) -> tuple[int, int, datetime]:
     return (_EVICTION_RANK[entry.state], entry.count + entry.access_count, entry.last_seen)
 
 
-def new_evidence(at: datetime, session_id: str | None, note: str | None = None) -> list[Evidence]:
+def new_evidence(
+    at: datetime, session_id: str | None, note: str | None = None, kind: str = "stated"
+) -> list[Evidence]:
     """Return the evidence list of a fresh observation.
 
     ``note`` names the observation (a hook's tool_use_id), so a replay is recognised.
     """
-    return [Evidence(at=at, session_id=session_id, note=note)]
+    return [Evidence(at=at, session_id=session_id, note=note, kind=kind)]

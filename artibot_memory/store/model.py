@@ -50,13 +50,20 @@ class Source(BaseModel):
 
 
 class Evidence(BaseModel):
-    """One observation for (or against) a memory: when and in which session."""
+    """One observation for (or against) a memory: when, in which session, of what kind.
+
+    ``kind`` is ``stated`` (a prompt or a save said it), ``used`` (behaviour matched it),
+    ``confirmed`` (a recalled fix worked, a restatement, an accepted proposal, a MEMORY.md
+    edit kept) or ``contradicted`` (counter-evidence). Added with a default: entries written
+    before it read as ``stated``, with no migration.
+    """
 
     model_config = ConfigDict(extra="allow")
 
     at: datetime
     session_id: str | None = None
     note: str | None = None
+    kind: str = "stated"
 
 
 def clean_tags(tags: list[str]) -> list[str]:

@@ -16,7 +16,7 @@ from artibot_memory.text.tokens import EDGE_PUNCTUATION, STOPWORDS_EN, file_name
 if TYPE_CHECKING:
     from collections.abc import Iterator
 
-__all__ = ["auto_tags"]
+__all__ = ["auto_tags", "is_tool"]
 
 
 _PROGRAMS = words(
@@ -56,6 +56,15 @@ def auto_tags(text: str, limit: int = 12) -> list[str]:
     """
     found = [*_error_names(text), *_command_names(text), *_file_names(text), *_identifiers(text)]
     return list(dict.fromkeys(tag.casefold() for tag in found if tag))[: max(limit, 0)]
+
+
+def is_tool(word: str) -> bool:
+    """Tell whether ``word`` (lower case) names a known program, a tool a memory is about.
+
+    >>> is_tool("pnpm"), is_tool("main.py")
+    (True, False)
+    """
+    return word in _PROGRAMS
 
 
 def _error_names(text: str) -> Iterator[str]:
