@@ -91,7 +91,8 @@ def _ledger(home: Path) -> dict[str, str]:
         doc = markdown.parse(path.read_text(encoding="utf-8"))
         for section in doc.sections:
             if section.title.startswith("cf-"):
-                found[section.title.split(" ")[0]] = "\n".join(section.lines)
+                lines = [section.heading, *section.body]
+                found[section.title.split(" ")[0]] = "\n".join(line.text for line in lines)
     return found
 
 
