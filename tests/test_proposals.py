@@ -339,3 +339,28 @@ def test_the_verb_says_what_is_wrong_in_one_line(
 def test_nothing_to_propose_says_so(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "proposals")
     assert (code, out) == (0, "no proposals: nothing new deserves MEMORY.md yet\n")
+
+
+def transcript(path: Path, session_id: str) -> Path:
+    row = {
+        "type": "user",
+        "sessionId": session_id,
+        "cwd": SHOP,
+        "timestamp": "2026-11-26T14:00:00.000Z",
+        "uuid": "u0",
+        "message": {"role": "user", "content": "Add a checkout page"},
+    }
+    path.write_text(json.dumps(row) + "\n", encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize(("event", "promoted"), [("SessionEnd", 1), ("PreCompact", 0)])
+def test_the_session_end_worker_auto_promotes_once_a_checkpoint_does_not(
+    memory_home: Path, tmp_path: Path, event: str, promoted: int
+) -> None:
+    decided_in(memory_home, ["1a2b3c4d", "5e6f7a8b", "9c0d1e2f"])
+    auto_promote_on(memory_home)
+    path = transcript(tmp_path / "s9.jsonl", "s9")
+    with freeze_time(NOW):
+        lifecycle.handle(event, {"session_id": "s9", "transcript_path": str(path), "cwd": SHOP})
+    assert [e.type for e in audit.read(memory_home)] == ["PROMOTE"] * promoted
