@@ -364,3 +364,45 @@ def test_the_session_end_worker_auto_promotes_once_a_checkpoint_does_not(
     with freeze_time(NOW):
         lifecycle.handle(event, {"session_id": "s9", "transcript_path": str(path), "cwd": SHOP})
     assert [e.type for e in audit.read(memory_home)] == ["PROMOTE"] * promoted
+
+
+def test_a_month_of_sessions_proposes_what_a_person_would_keep(memory_home: Path) -> None:
+    bullets: dict[str, dict[str, list[str]]] = {}
+
+    def said(day: int, section: str, text: str, session: str) -> None:
+        key = f"2026-11-{day:02d}"
+        source = session if session.startswith("pref-") else f"session {session}:40"
+        bullets.setdefault(key, {}).setdefault(section, []).append(
+            f"- 10:{day:02d} {text} ({source})\n"
+        )
+
+    for day in (3, 10, 17):  # one decision, three weeks, three sessions: keep it
+        said(day, "decisions", f"[shop] {DECISION}", f"5e55{day:04d}")
+    said(5, "decisions", "[blog] Keep the v1 API until March", "b1090005")  # once, core: 1 + 1
+    said(8, "decisions", "[wiki] Try the new linter on one page", "ee110008")  # once: review
+    said(12, "decisions", "[shop] Rename the cart module", "5e550012")  # twice, one session
+    said(12, "decisions", "[shop] Rename the cart module", "5e550012")
+    with freeze_time(NOW):
+        summaries(SHOP, 20)
+        summaries("/src/blog", 3)
+        pnpm = memories.save("preference", "Use pnpm, not npm", key="package-manager")
+        said(9, "observations", "[global] Preference detected: Use pnpm, not npm", pnpm.id)
+        memories.save(
+            "preference",
+            "Use tabs in Makefiles",
+            state="pending",
+            confidence=0.5,
+            source=Source(channel="hook:UserPromptSubmit", session_id="c0ffee00"),
+        )
+        for name, sections in bullets.items():
+            decided = "".join(sections.get("decisions", []))
+            observed = "".join(sections.get("observations", []))
+            write_note(memory_home, name, note(name, decisions=decided, observations=observed))
+        proposed = proposals.proposals()
+        reviewed = proposals.review()
+    assert [p.candidate.text for p in proposed] == [DECISION]
+    assert [s.name for s in proposed[0].assessment.strong] == ["referenced", "repeated", "core"]
+    assert sorted(p.candidate.text for p in reviewed) == [
+        "Try the new linter on one page",
+        "Use tabs in Makefiles",
+    ]

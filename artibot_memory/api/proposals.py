@@ -53,6 +53,7 @@ from artibot_memory.notes.promotion import (
     assess,
     names,
 )
+from artibot_memory.notes.semantic import lines_for
 from artibot_memory.store import audit, layers
 from artibot_memory.store.jsonfile import Store
 from artibot_memory.store.model import Evidence, Memory, MemoryType, Scope, Source, State
@@ -153,7 +154,7 @@ def assess_all(
         for m in Store(spec_for(kind), home).load()
         if not m.is_expired(now)
     ]
-    shown = _in_memory_md(records, home)
+    shown = _in_memory_md(records, home, now)
     core = core_projects(
         records,
         now,
@@ -197,11 +198,16 @@ def _is_pending_preference(memory: Memory) -> bool:
     return memory.type is MemoryType.PREFERENCE and memory.state is State.PENDING
 
 
-def _in_memory_md(records: Sequence[Memory], home: Path) -> set[str]:
-    """Return the ids MEMORY.md holds: live memories pinned there, its lines' markers."""
+def _in_memory_md(records: Sequence[Memory], home: Path, now: datetime) -> set[str]:
+    """Return the ids MEMORY.md holds: what its render lists from the stores, its markers.
+
+    The render's choice (:func:`artibot_memory.notes.semantic.lines_for`: live memories,
+    pinned ones always) holds even before the file is rendered again; the file's markers
+    add what it shows now.
+    """
+    listed = {i for line in lines_for(records, now) for i in (line.memory_id, *line.sources)}
     live = {m.id for m in records if m.state is State.ACTIVE}
-    pinned = {m.id for m in records if m.id in live and PIN_TAG in m.tags}
-    return pinned | (shown_in_memory_md(home) & live)
+    return (listed | shown_in_memory_md(home)) & live
 
 
 def core_projects(
