@@ -314,6 +314,7 @@ def test_the_verb_in_json_then_accept_and_reject(
         code, out, _ = run(capsys, "proposals", "reject", second)
         assert code == 0
         assert out.startswith(f"rejected {second}")
+        assert out.endswith("not proposed again before 2026-12-26\n")
         code, out, _ = run(capsys, "proposals", "--json")
     assert json.loads(out)["proposals"] == []
     assert (memory_home / "MEMORY.md").is_file()  # rendered after the accept

@@ -471,7 +471,10 @@ def _save_item(proposal: Proposal, home: Path) -> tuple[str, str]:
 
 
 def reject(proposal_id: str, *, home: Path | None = None) -> dict[str, str]:
-    """Keep a proposal out for ``promotion.reject_days``: its id and time in proposals.json."""
+    """Keep a proposal out for ``promotion.reject_days``: its id and time in proposals.json.
+
+    Returns the id, the time, what it would have promoted and until when it stays out.
+    """
     home = home if home is not None else memory_home()
     now = clock.now()
     proposal = find(proposal_id, home, now)
@@ -480,7 +483,8 @@ def reject(proposal_id: str, *, home: Path | None = None) -> dict[str, str]:
     document.setdefault("rejected", {})[proposal.id] = entry
     ensure_private_dir(home)
     disk.write_document(home / FILE_NAME, json.dumps(document, ensure_ascii=False).encode())
-    return {"id": proposal.id, **entry}
+    days = int(config.load(home, None)["promotion.reject_days"])
+    return {"id": proposal.id, **entry, "until": (now + timedelta(days=days)).isoformat()}
 
 
 def recently_rejected(home: Path, now: datetime, days: int) -> set[str]:

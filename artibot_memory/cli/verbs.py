@@ -417,5 +417,8 @@ def cmd_proposals(args: argparse.Namespace) -> Output:
         promoted = proposals.accept(args.id).as_dict()
         return Output(promoted, [render.promoted_line(promoted)])
     rejected = proposals.reject(args.id)
-    line = f"rejected {rejected['id']} ({rejected['ref']}): not proposed again for a while"
+    until = clock.parse_time(rejected["until"]) or clock.now()
+    line = (
+        f"rejected {rejected['id']} ({rejected['ref']}): not proposed again before {until:%Y-%m-%d}"
+    )
     return Output(rejected, [line])
