@@ -15,6 +15,7 @@ from artibot_memory.api.semantic import refresh
 from artibot_memory.cli.app import main
 from artibot_memory.core import clock
 from artibot_memory.core.errors import UsageError
+from artibot_memory.notes.candidates import core_projects
 from artibot_memory.store import audit
 from artibot_memory.store.model import Source
 
@@ -122,7 +123,7 @@ def test_core_projects_are_the_most_active_ones_of_the_window() -> None:
         summaries("/src/wiki", 1)
         summaries("/src/docs", 1)
         records = memories.list_memories("context")
-        core = proposals.core_projects(records, clock.now(), 3, 30)
+        core = core_projects(records, clock.now(), 3, 30)
     assert core == {"shop": 3, "blog": 2, "docs": 1}
 
 

@@ -2,18 +2,12 @@
 
 The candidates are what MEMORY.md does not hold yet: pending preferences, and the
 decisions and observations of the daily notes that are not a live memory pinned there
-(tag ``memory-md``) or listed there (a managed line's marker). Each one's signals are
-computed from what is recorded (:mod:`artibot_memory.notes.promotion` has the rule):
-
-- a memory's evidence (sessions, days, kinds), its access count (the search hits a session
-  used, counted at each ingest), a superseded value of its key (a correction), a
-  MEMORY.md edit (its source's channel);
-- a note's item: every bullet of the same text in the same project, its session from the
-  bullet's source (``session 1a2b3c4d:88``);
-- the core projects: the ``promotion.core_projects`` projects with the most session
-  summaries in the last ``promotion.core_window_days``;
-- a named person: scope ``person`` or a ``person:`` tag; related: an active preference or
-  decision sharing its key or subject, or linked in ``related``.
+(tag ``memory-md``) or listed there (what :func:`artibot_memory.notes.semantic.lines_for`
+renders, and the file's markers). This module reads them from the memory home (the
+preference and context stores, every daily note); :mod:`artibot_memory.notes.candidates`
+turns them into candidates with what is recorded of each (evidence, accesses, corrections,
+related memories, the core projects), and :mod:`artibot_memory.notes.promotion` weighs
+their signals by the rule.
 
 :func:`accept` makes a pending preference active, pins a memory with the ``memory-md``
 tag, or saves a note's item as a pinned context whose source is the note's path and line;
@@ -26,12 +20,9 @@ seen in 2 sessions or more: one session is never enough without the user (seed 0
 
 from __future__ import annotations
 
-import hashlib
 import json
-import re
-from collections import Counter
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -41,69 +32,33 @@ from artibot_memory.api.consolidate import notes_dir, restate, shown_in_memory_m
 from artibot_memory.core import clock, config, disk
 from artibot_memory.core.errors import UsageError
 from artibot_memory.core.paths import ensure_private_dir, memory_home
-from artibot_memory.core.project import display_name
-from artibot_memory.notes.consolidate import DECISION_TAG, PIN_TAG, Item, day_of, read_day
+from artibot_memory.notes.candidates import (
+    Noted,
+    Proposal,
+    core_projects,
+    from_memory,
+    from_notes,
+    is_pending_preference,
+    sessions_by_line,
+)
+from artibot_memory.notes.consolidate import DECISION_TAG, PIN_TAG, day_of, read_day
 from artibot_memory.notes.promotion import (
     NONE,
     PROPOSE,
     REVIEW,
-    Assessment,
-    Candidate,
-    Sighting,
     assess,
     names,
 )
 from artibot_memory.notes.semantic import lines_for
 from artibot_memory.store import audit, layers
 from artibot_memory.store.jsonfile import Store
-from artibot_memory.store.model import Evidence, Memory, MemoryType, Scope, Source, State
+from artibot_memory.store.model import Evidence, Memory, MemoryType, Source, State
 from artibot_memory.store.table import spec_for
-from artibot_memory.text import markdown
-from artibot_memory.text.subjects import subject_key
-from artibot_memory.text.tokens import normalize_text
 
 FILE_NAME = "proposals.json"  # {"rejected": {"prop-…": {"at": "<ISO 8601>", "ref": "…"}}}
 CHANNEL = "proposals"
 SECTIONS = frozenset({"Decisions", "Observations"})
-SESSION_SOURCE = re.compile(r"^session ([0-9A-Za-z]+):")
-PREFERENCE_NOTE = re.compile(r"^(?:preference detected|선호 감지)\s*:", re.IGNORECASE)
 MIN_SESSIONS_TO_AUTO_PROMOTE = 2  # seed 003: one occurrence never becomes a belief by itself
-SUMMARY_TAG = "session-summary"
-
-
-@dataclass
-class Proposal:
-    """One candidate with its signals: what it promotes, where it is written, the verdict."""
-
-    id: str
-    candidate: Candidate
-    assessment: Assessment
-    memory_id: str | None = None  # the memory it promotes; None: a note's item
-    sources: list[str] = field(default_factory=list)  # daily/…md:14, or the memory's id
-    project_path: str | None = None  # the project a created context belongs to
-
-    @property
-    def verdict(self) -> str:
-        """``propose`` or ``review``."""
-        return self.assessment.verdict
-
-    def as_dict(self) -> dict[str, Any]:
-        """Return the proposal as ``--json`` shows it."""
-        candidate = self.candidate
-        return {
-            "id": self.id,
-            "verdict": self.verdict,
-            "ref": candidate.ref,
-            "memory": self.memory_id,
-            "kind": candidate.kind,
-            "text": candidate.text,
-            "project": candidate.project,
-            "sessions": len(candidate.sessions),
-            "days": candidate.days,
-            "sources": self.sources,
-            "strong": [s.as_dict() for s in self.assessment.strong],
-            "supporting": [s.as_dict() for s in self.assessment.supporting],
-        }
 
 
 @dataclass
@@ -125,17 +80,6 @@ class Promoted:
             "outcome": self.outcome,
             "audit": self.audit,
         }
-
-
-def proposal_id(what: str) -> str:
-    """Return the stable id of a proposal from what it promotes (a memory id, a note's text).
-
-    >>> proposal_id("pref-0a1b2c3d4e") == proposal_id("pref-0a1b2c3d4e")
-    True
-    >>> len(proposal_id("x"))
-    13
-    """
-    return "prop-" + hashlib.blake2b(what.encode("utf-8"), digest_size=4).hexdigest()
 
 
 # ---- the lists
@@ -161,8 +105,8 @@ def assess_all(
         int(settings["promotion.core_projects"]),
         int(settings["promotion.core_window_days"]),
     )
-    found = [_of_memory(m, records) for m in records if _is_pending_preference(m)]
-    found += _of_notes(_read_notes(home), records, shown, {p.memory_id for p in found})
+    found = [from_memory(m, records) for m in records if is_pending_preference(m)]
+    found += from_notes(_read_notes(home), records, shown, {p.memory_id for p in found})
     for proposal in found:
         assessment = assess(proposal.candidate, core_projects=core, settings=settings)
         proposal.assessment = assessment
@@ -194,10 +138,6 @@ def listed(
     return [p for p in assess_all(home, now, project=project) if p.id not in refused]
 
 
-def _is_pending_preference(memory: Memory) -> bool:
-    return memory.type is MemoryType.PREFERENCE and memory.state is State.PENDING
-
-
 def _in_memory_md(records: Sequence[Memory], home: Path, now: datetime) -> set[str]:
     """Return the ids MEMORY.md holds: what its render lists from the stores, its markers.
 
@@ -208,106 +148,6 @@ def _in_memory_md(records: Sequence[Memory], home: Path, now: datetime) -> set[s
     listed = {i for line in lines_for(records, now) for i in (line.memory_id, *line.sources)}
     live = {m.id for m in records if m.state is State.ACTIVE}
     return (listed | shown_in_memory_md(home)) & live
-
-
-def core_projects(
-    records: Iterable[Memory], now: datetime, count: int, window_days: int
-) -> dict[str, int]:
-    """Return the ``count`` projects with the most session summaries in the window.
-
-    Keyed by display name, each with its number of sessions; ties go to the name first.
-    """
-    since = now - timedelta(days=window_days)
-    sessions = Counter(
-        display_name(m.project)
-        for m in records
-        if m.project and _is_summary(m) and m.last_seen >= since
-    )
-    ranked = sorted(sessions.items(), key=lambda pair: (-pair[1], pair[0]))
-    return dict(ranked[:count])
-
-
-def _is_summary(memory: Memory) -> bool:
-    return SUMMARY_TAG in memory.tags or (memory.key or "").startswith(memories.SESSION_KEY)
-
-
-# ---- candidates from the stores
-
-
-def _of_memory(memory: Memory, records: Sequence[Memory]) -> Proposal:
-    candidate = Candidate(
-        ref=memory.id,
-        text=memory.text,
-        kind=_kind_of(memory),
-        project=display_name(memory.project) if memory.project else None,
-        person=_person_of(memory),
-        confidence=memory.confidence,
-        sightings=tuple(
-            Sighting(e.at, e.session_id, getattr(e, "kind", None) or "stated", memory.id)
-            for e in memory.evidence
-        ),
-        accessed=memory.last_accessed,
-        access_count=memory.access_count,
-        corrections=_corrections(memory, records),
-        related=_related(memory.id, memory.key or subject_key(memory.text), memory, records),
-    )
-    return Proposal(proposal_id(memory.id), candidate, Assessment(), memory.id, [memory.id])
-
-
-def _kind_of(memory: Memory) -> str:
-    if memory.type is MemoryType.PREFERENCE:
-        return "preference"
-    if DECISION_TAG in memory.tags:
-        return DECISION_TAG
-    if "lesson" in memory.tags:
-        return "lesson"
-    return "event" if _is_summary(memory) else "fact"
-
-
-def _person_of(memory: Memory) -> str | None:
-    named = [t.removeprefix("person:") for t in memory.tags if t.startswith("person:")]
-    if named:
-        return named[0]
-    return "a named person" if memory.scope is Scope.PERSON else None
-
-
-def _corrections(memory: Memory, records: Sequence[Memory]) -> tuple[str, ...]:
-    found = []
-    old_id = str(memory.details.get("supersedes") or "")
-    old = next((m for m in records if m.id == old_id), None)
-    if old is not None:
-        found.append(f"corrects {old.id} (“{old.text}”)")
-    if memory.source.channel == layers.MEMORY_MD:
-        found.append(f"written in MEMORY.md by the user (line {memory.source.line})")
-    return tuple(found)
-
-
-def _related(
-    own: str | None, subject: str | None, memory: Memory | None, records: Sequence[Memory]
-) -> tuple[str, ...]:
-    """Return the active preferences and decisions this goes with: ``pref-… (“its text”)``."""
-    links = set(memory.related) if memory is not None else set()
-    found = []
-    for other in records:
-        if other.id == own or other.state is not State.ACTIVE:
-            continue
-        if other.type is not MemoryType.PREFERENCE and DECISION_TAG not in other.tags:
-            continue
-        same_subject = subject is not None and subject in {other.key, subject_key(other.text)}
-        if same_subject or other.id in links or (own is not None and own in other.related):
-            found.append(f"{other.id} (“{other.text}”)")
-    return tuple(found)
-
-
-# ---- candidates from the daily notes
-
-
-@dataclass(frozen=True)
-class Noted:
-    """A daily note's item, with the session its source names (None: a memory or none)."""
-
-    item: Item
-    session: str | None
 
 
 def _read_notes(home: Path) -> list[Noted]:
@@ -321,83 +161,10 @@ def _read_notes(home: Path) -> list[Noted]:
             text = path.read_text(encoding="utf-8", errors="replace")
         except OSError:
             continue  # removed meanwhile (a prune)
-        sessions = _sessions_by_line(text)
+        sessions = sessions_by_line(text)
         items = read_day(f"{layers.DAILY_DIR}/{path.name}", text)
         found += [Noted(i, sessions.get(i.line)) for i in items if i.section in SECTIONS]
     return found
-
-
-def _sessions_by_line(text: str) -> dict[int, str]:
-    """Return the session each bullet's source names, by line (``session 1a2b3c4d:88``)."""
-    found = {}
-    for section in markdown.parse(text).sections:
-        for bullet in markdown.bullets(section):
-            parsed = markdown.parse_daily_bullet(bullet.text)
-            match = SESSION_SOURCE.match(parsed.source or "") if parsed else None
-            if match:
-                found[bullet.line] = match.group(1)
-    return found
-
-
-def _of_notes(
-    noted: Sequence[Noted], records: Sequence[Memory], shown: set[str], taken: set[str | None]
-) -> list[Proposal]:
-    """Return the candidates of the notes' items that MEMORY.md does not hold yet."""
-    by_id = {m.id: m for m in records}
-    shown_texts = {normalize_text(m.text) for m in records if m.id in shown}
-    cited: dict[str, list[Noted]] = {}
-    groups: dict[tuple[str, str | None], list[Noted]] = {}
-    for entry in noted:
-        memory_id = entry.item.memory_id
-        if memory_id is not None:
-            cited.setdefault(memory_id, []).append(entry)
-            continue
-        text = normalize_text(entry.item.text)
-        if text and text not in shown_texts:
-            groups.setdefault((text, entry.item.project), []).append(entry)
-    found = []
-    for memory_id, entries in cited.items():
-        memory = by_id.get(memory_id)
-        if memory is None or memory_id in shown or memory_id in taken:
-            continue
-        if memory.state is State.ACTIVE or _is_pending_preference(memory):
-            proposal = _of_memory(memory, records)
-            proposal.sources = [e.item.where for e in entries]
-            found.append(proposal)
-    paths = {display_name(m.project): m.project for m in records if m.project}
-    for (text, project), entries in groups.items():
-        found.append(_of_items(text, project, entries, records, paths))
-    return found
-
-
-def _of_items(
-    text: str,
-    project: str | None,
-    entries: Sequence[Noted],
-    records: Sequence[Memory],
-    paths: dict[str, str],
-) -> Proposal:
-    first = entries[0].item
-    decision = any(e.item.section == "Decisions" for e in entries)
-    kind = (
-        DECISION_TAG
-        if decision
-        else ("preference" if PREFERENCE_NOTE.match(first.text) else "observation")
-    )
-    candidate = Candidate(
-        ref=first.where,
-        text=first.text,
-        kind=kind,
-        project=project,
-        sightings=tuple(
-            Sighting(e.item.moment, e.session, "stated", e.item.where) for e in entries
-        ),
-        related=_related(None, subject_key(first.text), None, records),
-    )
-    proposal_of = proposal_id(f"note:{project or ''}:{text}")
-    sources = list(dict.fromkeys(e.item.where for e in entries))
-    project_path = paths.get(project, project) if project else None
-    return Proposal(proposal_of, candidate, Assessment(), None, sources, project_path)
 
 
 # ---- accept, reject, auto-promote
