@@ -408,3 +408,25 @@ def test_a_month_of_sessions_proposes_what_a_person_would_keep(memory_home: Path
         "Try the new linter on one page",
         "Use tabs in Makefiles",
     ]
+
+
+def test_a_decision_memory_memory_md_no_longer_lists_is_proposed_from_the_notes_citing_it(
+    memory_home: Path,
+) -> None:
+    with freeze_time("2026-11-20 09:00:00"):
+        old = memories.save("context", "Use argon2 for passwords", project=SHOP, tags=["decision"])
+    with freeze_time("2026-11-21 09:00:00"):
+        for n in range(5):  # MEMORY.md lists a project's 5 newest decisions
+            memories.save("context", f"Decision number {n}", project=SHOP, tags=["decision"])
+    for day in ("2026-11-20", "2026-11-22", "2026-11-24"):
+        bullet = f"- 10:00 [shop] Use argon2 for passwords ({old.id})\n"
+        write_note(memory_home, day, note(day, decisions=bullet))
+    with freeze_time(NOW):
+        summaries(SHOP, 2)
+        [found] = proposals.proposals()
+        assert found.memory_id == old.id
+        assert [s.name for s in found.assessment.strong] == ["repeated", "core"]
+        assert found.assessment.strong[0].evidence == "seen on 3 days"
+        promoted = proposals.accept(found.id)
+    assert promoted.outcome == "pinned in MEMORY.md"
+    assert "memory-md" in memories.get(old.id).tags

@@ -23,7 +23,7 @@ import hashlib
 import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -229,12 +229,24 @@ def from_notes(
             continue
         if memory.state is State.ACTIVE or is_pending_preference(memory):
             proposal = from_memory(memory, records)
+            proposal.candidate = _noted_days(proposal.candidate, entries)
             proposal.sources = [e.item.where for e in entries]
             found.append(proposal)
     paths = {display_name(m.project): m.project for m in records if m.project}
     for (text, project), entries in groups.items():
         found.append(_from_items(text, project, entries, records, paths))
     return found
+
+
+def _noted_days(candidate: Candidate, entries: Sequence[Noted]) -> Candidate:
+    """Add the days the notes cite a memory on that its evidence lacks (no session known)."""
+    days = set(candidate.days)
+    more = [
+        Sighting(e.item.moment, None, "stated", e.item.where)
+        for e in entries
+        if e.item.day.isoformat() not in days
+    ]
+    return replace(candidate, sightings=(*candidate.sightings, *more)) if more else candidate
 
 
 def _from_items(

@@ -205,9 +205,9 @@ def repeated(candidate: Candidate, minimum: int) -> Signal | None:
     sessions, days = len(candidate.sessions), len(candidate.days)
     if max(sessions, days) < minimum:
         return None
-    parts = [_count(sessions, "session")] if sessions else []
-    parts.append(_count(days, "day"))
-    return Signal("repeated", f"seen in {' over '.join(parts)}")
+    if not sessions:
+        return Signal("repeated", f"seen on {_count(days, 'day')}")
+    return Signal("repeated", f"seen in {_count(sessions, 'session')} over {_count(days, 'day')}")
 
 
 def core_signal(candidate: Candidate, core_projects: Mapping[str, int]) -> Signal | None:
