@@ -285,6 +285,18 @@ def save_summary(payload: Payload, event: str) -> None:
         },
     )
     _note_day(digest, session_id, project, event)
+    if event == "SessionEnd":
+        _auto_promote(project)
+
+
+def _auto_promote(project: str | None) -> None:
+    """Promote what qualifies when ``promotion.auto_promote`` is on; a failure is only logged."""
+    try:
+        from artibot_memory.api.proposals import auto_promote  # noqa: PLC0415 - session ends only
+
+        auto_promote(project=project)
+    except Exception as exc:  # noqa: BLE001 - promotion must never cost a session its summary
+        log_failure("SessionEnd: auto_promote", exc)
 
 
 def _note_day(digest: SessionDigest, session_id: str, project: str | None, event: str) -> None:

@@ -50,6 +50,7 @@ STDLIB_ONLY = {
     "artibot_memory.store.table",
     "artibot_memory.store.envelope",
     "artibot_memory.store.files",
+    "artibot_memory.store.audit",
     # The read path: every read verb, the SessionStart context and the search, through the
     # index, without pydantic (the writers are imported only where a read falls back).
     "artibot_memory.cli.app",

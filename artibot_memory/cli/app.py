@@ -196,6 +196,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_doctor(subparsers)
     _add_edit(subparsers)
     _add_config(subparsers)
+    _add_proposals(subparsers)
     hook = subparsers.add_parser(
         "hook", help="run a Claude Code hook (payload on stdin; always exits 0)"
     )
@@ -542,6 +543,24 @@ def _add_config(subparsers: argparse._SubParsersAction[argparse.ArgumentParser])
     _json_flag(settings, "the settings, the files and any problem")
 
 
+def _add_proposals(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    proposals = subparsers.add_parser(
+        "proposals",
+        help="what deserves MEMORY.md (seed 001's signals): accept or reject each proposal",
+    )
+    proposals.add_argument(
+        "action", nargs="?", choices=["accept", "reject"], help="answer one proposal"
+    )
+    proposals.add_argument("id", nargs="?", metavar="ID", help="the proposal's id (prop-…)")
+    _json_flag(proposals, "the proposals and the weekly review list")
+    EXAMPLES["proposals"] = [
+        ("proposals", "each proposal with its signals, then the weekly review"),
+        ("proposals accept prop-3f9a2c1b", "into MEMORY.md (noted in evolution.log)"),
+        ("proposals reject prop-3f9a2c1b", "not proposed again for 30 days"),
+        ("proposals --json", ""),
+    ]
+
+
 def ask(question: str) -> bool:
     """Ask a yes/no question on the terminal; without one the answer is no."""
     if not (sys.stdin.isatty() and sys.stderr.isatty()):
@@ -587,6 +606,7 @@ def dispatch(args: argparse.Namespace) -> Output:
         "ingest": verbs.cmd_ingest,
         "doctor": verbs.cmd_doctor,
         "edit": verbs.cmd_edit,
+        "proposals": verbs.cmd_proposals,
     }
     return verbs.after_write(args, table[args.verb](args))
 

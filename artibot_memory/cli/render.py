@@ -842,3 +842,45 @@ def _plain(value: Any) -> Any:
         return list(value)
     msg = f"{type(value).__name__} is not JSON"
     raise TypeError(msg)
+
+
+# ---- proposals (promotion of candidates into MEMORY.md, docs/METADATA.md §4)
+
+
+def proposals_lines(data: Mapping[str, Any], style: Style) -> list[str]:
+    """Return ``proposals``: each with its signals in words, then the weekly review list."""
+    proposed, review = data["proposals"], data["review"]
+    if not proposed and not review:
+        return ["no proposals: nothing new deserves MEMORY.md yet"]
+    lines = []
+    if proposed:
+        lines.append(f"proposed for MEMORY.md ({len(proposed)}):")
+        lines += [line for row in proposed for line in _proposal_lines(row, style)]
+        lines.append(
+            "accept with `artibot-memory proposals accept ID`, "
+            "reject with `artibot-memory proposals reject ID`"
+        )
+    if review:
+        lines += ["", "for the weekly review:"] if proposed else ["for the weekly review:"]
+        lines += [line for row in review for line in _proposal_lines(row, style)]
+    return lines
+
+
+def _proposal_lines(row: Mapping[str, Any], style: Style) -> list[str]:
+    where = f" [{row['project']}]" if row.get("project") else ""
+    head = f"  {style.paint(row['id'], 'id')}{where} {row['kind']}: {printable(row['text'])}"
+    lines = [head]
+    for group in ("strong", "supporting"):
+        if row[group]:
+            said = "; ".join(f"{s['name']} ({printable(s['evidence'])})" for s in row[group])
+            lines.append(f"    {group}: {said}")
+    sources = row.get("sources") or []
+    if sources:
+        more = f" (+{len(sources) - 3})" if len(sources) > 3 else ""  # noqa: PLR2004 - shown
+        lines.append(style.paint(f"    from {', '.join(sources[:3])}{more}", "dim"))
+    return lines
+
+
+def promoted_line(data: Mapping[str, Any]) -> str:
+    """Return what ``proposals accept`` did, in one line."""
+    return f"accepted {data['id']}: {data['ref']} → {data['outcome']}"

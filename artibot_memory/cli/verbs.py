@@ -35,7 +35,7 @@ from artibot_memory.cli.reads import Output, brief
 from artibot_memory.cli.render import Style
 from artibot_memory.core import clock
 from artibot_memory.core.errors import UsageError
-from artibot_memory.core.project import display_name, resolve_project
+from artibot_memory.core.project import display_name, project_of, resolve_project
 from artibot_memory.notes.consolidate import Change, Proposal
 from artibot_memory.store.model import Memory, MemoryType, Source
 
@@ -406,3 +406,31 @@ def _change_lines(change: Change, mark: str) -> list[str]:
         more = len(change.sources) - len(shown)
         reason += f"; from {', '.join(shown)}" + (f" (+{more})" if more else "")
     return [f"  {mark} {what}{where}: {render.printable(change.text)}{tags}", reason]
+
+
+def cmd_proposals(args: argparse.Namespace) -> Output:
+    """``proposals [accept|reject ID]``: what deserves MEMORY.md, and the user's answer."""
+    from artibot_memory.api import proposals  # noqa: PLC0415 - only this verb needs it
+
+    if args.action is None:
+        if args.id is not None:
+            msg = f"proposals takes `accept {args.id}` or `reject {args.id}`"
+            raise UsageError(msg)
+        listed = proposals.listed(project=project_of(str(Path.cwd())))
+        data = {
+            "proposals": [p.as_dict() for p in listed if p.verdict == "propose"],
+            "review": [p.as_dict() for p in listed if p.verdict == "review"],
+        }
+        return Output(data, view=lambda style: render.proposals_lines(data, style), wrote=False)
+    if not args.id:
+        msg = f"proposals {args.action} needs the proposal's id (prop-…); `proposals` lists them"
+        raise UsageError(msg)
+    if args.action == "accept":
+        promoted = proposals.accept(args.id).as_dict()
+        return Output(promoted, [render.promoted_line(promoted)])
+    rejected = proposals.reject(args.id)
+    until = clock.parse_time(rejected["until"]) or clock.now()
+    line = (
+        f"rejected {rejected['id']} ({rejected['ref']}): not proposed again before {until:%Y-%m-%d}"
+    )
+    return Output(rejected, [line])
