@@ -264,6 +264,8 @@ def test_origin_is_the_memorys_own_path_and_line_or_command() -> None:
     row = {"flag_words": ["unverified: seen once"], "origin": "MEMORY.md:12", "source": "pref-1"}
     assert hit_note(row) == ["unverified: seen once", "source MEMORY.md:12"]
     assert hit_note({"origin": "npm test", "text": "npm test", "source": "cmd-1"}) == []
+    unflagged = {"flag_words": [], "origin": "MEMORY.md:12", "source": "pref-1"}
+    assert hit_note(unflagged) == []  # a source alone is for --json and show
 
 
 def test_a_search_with_layer_lines_notes_only_the_flagged_memory(

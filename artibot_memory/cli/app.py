@@ -630,7 +630,9 @@ def emit(output: Output, *, as_json: bool) -> None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line and return its exit status."""
-    args = build_parser().parse_args(argv)
+    words = list(argv) if argv is not None else sys.argv[1:]
+    args = build_parser().parse_args(words)
+    args.argv = words  # what was typed: a CLI save's source
     try:
         output = dispatch(args)
     except ArtibotMemoryError as exc:

@@ -237,12 +237,15 @@ def origin_of(source: dict[str, Any]) -> str | None:
 
 
 def hit_note(row: dict[str, Any]) -> list[str]:
-    """Return what the text output says under a hit: its flags in words, then its source.
+    """Return what the text output says under a flagged hit: its flags in words, its source.
 
-    The source is left out where it only repeats the hit (a layer line's own ``path:line``,
-    a command memory's own text).
+    Nothing for a hit without a flag: every memory has a source now, and a line under every
+    hit would double the output (``--json`` and ``show`` always give it). The source is left
+    out where it only repeats the hit (a layer line's own ``path:line``, a command's text).
     """
     said = list(row.get("flag_words") or [])
+    if not said:
+        return []
     origin = row.get("origin")
     if origin and origin not in {row.get("source"), row.get("text")}:
         said.append(f"source {origin}")

@@ -65,7 +65,7 @@ def cmd_save(args: argparse.Namespace) -> Output:
         project=project,
         scope=args.scope,
         resolution=args.fix,
-        source=typed_source(),
+        source=typed_source(args),
     )
     verb = "merged into" if saved.count > 1 else "saved"
     where = f", {display_name(saved.project)}" if saved.project else ", global"
@@ -73,14 +73,17 @@ def cmd_save(args: argparse.Namespace) -> Output:
     return Output(brief(saved), lines + _noted(saved, note=bool(getattr(args, "note", False))))
 
 
-def typed_source() -> Source:
+def typed_source(args: argparse.Namespace) -> Source:
     """Return the source of a CLI save: the command line as typed, and who typed it.
 
     ``skill`` when Claude ran it (Claude Code sets ``CLAUDECODE=1`` in its shell), else
-    ``cli``. The line is redacted with the rest of the memory, by the save.
+    ``cli``. The words are those :func:`artibot_memory.cli.app.main` parsed (``argv``);
+    the line is redacted with the rest of the memory, by the save.
     """
     channel = "skill" if os.environ.get("CLAUDECODE") == "1" else "cli"
-    return Source(channel=channel, command=shlex.join(["artibot-memory", *sys.argv[1:]]))
+    typed = getattr(args, "argv", None)
+    words = list(typed) if typed is not None else sys.argv[1:]
+    return Source(channel=channel, command=shlex.join(["artibot-memory", *words]))
 
 
 def _noted(saved: Memory, *, note: bool) -> list[str]:
