@@ -21,6 +21,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from artibot_memory.api import conflicts
 from artibot_memory.capture import journal
 from artibot_memory.core import clock
 from artibot_memory.core.errors import UnknownMemoryError, UsageError
@@ -156,6 +157,7 @@ def save_many(drafts: Iterable[Draft], *, home: Path | None = None) -> list[Memo
 
     groups = group_by_store(range(len(built)), lambda index: [spec_for(built[index].type)])
     change_each_store(groups, store_group, home)
+    conflicts.check(stored, home)  # never raises: a conflict is logged, the save is kept
     return stored
 
 
