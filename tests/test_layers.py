@@ -65,7 +65,9 @@ STDLIB_ONLY = {
     "artibot_memory.store.record",
     *(
         f"artibot_memory.text.{n}"
-        for n in "signature trim framing shell change subjects tokens stemmer markdown polarity".split()
+        for n in (
+            "signature trim framing shell change subjects tokens stemmer markdown polarity"
+        ).split()
     ),
     *(
         f"artibot_memory.core.{n}"

@@ -45,7 +45,8 @@ _I = re.IGNORECASE
 
 _QUOTED = re.compile(r"`([^`]*)`|\"([^\"]*)\"|“([^”]*)”")
 _QUESTION = re.compile(
-    r"[?？]\s*$|^(?:should|shall|do|does|did|can|could|would|will|is|are|why|what|how|which)\b"
+    r"[?？]\s*$|^(?:why|what|how|which)\b"
+    r"|^(?:should|shall|do|does|did|can|could|would|will|is|are)\s+(?:we|you|i|it|they|there|this)\b"
     r"|(?:까|나요|니|냐|는지)\s*[?？.]?\s*$",
     _I,
 )
