@@ -185,7 +185,7 @@ def _mark(logged: list[tuple[rules.Found, ledger.Entry]], home: Path, now: datet
             held = rules.record_of(conflict, other.id, entry.severity, now)
             if resolved:
                 held = {**held, "status": ledger.RESOLVED, "resolution": "new"}
-            state = (State.ACTIVE if wins else State.SUPERSEDED) if resolved else None
+            state = State.SUPERSEDED if resolved and not wins else None  # the newer stays as it is
             changes[side.id].append((held, other.id, state))
 
     def change(_spec: object, entries: list[Memory], ids: list[str]) -> None:

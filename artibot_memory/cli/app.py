@@ -457,7 +457,9 @@ def _add_conflicts(subparsers: argparse._SubParsersAction[argparse.ArgumentParse
     )
     conflicts.add_argument("--all", action="store_true", help="resolved ones too")
     _json_flag(conflicts, "the conflicts")
-    actions = conflicts.add_subparsers(dest="action", metavar="ACTION")
+    actions = conflicts.add_subparsers(
+        dest="action", metavar="ACTION", help="resolve: settle one conflict"
+    )
     resolve = actions.add_parser("resolve", help="settle one conflict: which memory holds")
     resolve.add_argument("id", metavar="ID", help="the conflict's id (cf-…)")
     resolve.add_argument(
