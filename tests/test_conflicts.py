@@ -409,3 +409,48 @@ def test_a_resolved_or_low_conflict_is_not_named(memory_home: Path) -> None:
     memories.save("preference", "Always use tabs", project=SHOP, scope="project", **LIKING)
     memories.save("preference", "Never use tabs", project=SHOP, scope="project", **LIKING)
     assert "disagree" not in context_text(start_session({"cwd": SHOP}))
+
+
+def test_a_behaviour_conflict_kept_old_leaves_the_command_and_counts_afresh(
+    memory_home: Path,
+) -> None:
+    preference = memories.save("preference", "Always use pnpm", key="package-manager", **RULE)
+    for day, session in enumerate(["s1", "s2", "s3"], start=1):
+        apply_records([npm_run(session, f"2026-11-0{day}T10:00:00Z")])
+    entry = only_conflict(memory_home)
+    assert entry.new is not None
+    conflicts.resolve(entry.id, "old", "a one-off migration", memory_home)
+    assert memories.get(entry.new.id).state is State.ACTIVE  # what ran stays what ran
+    assert memories.get(preference.id).state is State.ACTIVE
+    with freeze_time("2026-12-05T10:00:00Z"):
+        apply_records([npm_run("s4", "2026-12-05T10:00:00Z")])
+    assert len(ledger.entries(memory_home)) == 1  # one session since the answer: not again
+
+
+def test_an_editor_or_shell_run_is_no_behaviour_against_a_preference() -> None:
+    preference = memories.save("preference", "Always use zsh", key="shell", **RULE)
+    run = {**npm_run("s1", "2026-11-01T10:00:00Z"), "command": "bash deploy.sh"}
+    apply_records([run])
+    assert memories.get(preference.id).counter_evidence == []
+
+
+def test_the_scan_leaves_superseded_history_alone(
+    memory_home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(conflicts, "check", lambda *_a: [])
+    memories.save("preference", "Use yarn", key="package-manager")
+    memories.save("preference", "Use pnpm", key="package-manager")
+    memories.save("preference", "Use npm", key="package-manager")
+    monkeypatch.undo()
+    found = conflicts.scan(memory_home)
+    assert [(e.kind, e.new.text if e.new else "") for e in found] == [("same-key", "Use npm")]
+
+
+def test_forgetting_a_memory_takes_its_text_out_of_the_ledger(memory_home: Path) -> None:
+    old = memories.save("preference", "Always use black")
+    memories.save("preference", "Never use black")
+    memories.forget(old.id)
+    text = "".join(Path(p).read_text() for p in ledger.ledger_files(memory_home))
+    assert "Always use black" not in text
+    assert f'"[forgotten]" ({old.id}, ' in text
+    assert "Never use black" in text

@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
@@ -44,6 +44,18 @@ from artibot_memory.text.subjects import subject_key
 from artibot_memory.text.tokens import tokenize
 
 KEEPS = ("new", "old", "both")
+# The subjects a command's program shows (npm against "use pnpm"); a shell or an editor
+# run is no statement about the one the user prefers to type in.
+BEHAVIOUR_KEYS = frozenset(
+    {
+        "package-manager",
+        "python-package-manager",
+        "formatter",
+        "linter",
+        "type-checker",
+        "test-runner",
+    }
+)
 MAX_RELATED = 10
 CONTRADICTED = "contradicted"
 AUTO_NOTE = "Temporarily preferred {new} over {old}"
@@ -75,6 +87,7 @@ def check(stored: Sequence[Memory], home: Path | None = None) -> list[ledger.Ent
 def scan(home: Path | None = None) -> list[ledger.Entry]:
     """Log every conflict among the live preferences and decisions (maintenance)."""
     pool = _pool(home, decisions=True)
+    by_id = {memory.id: memory for memory in pool}
     by_word: dict[str, list[Memory]] = defaultdict(list)
     found: list[rules.Found] = []
     for memory in pool:
@@ -86,9 +99,9 @@ def scan(home: Path | None = None) -> list[ledger.Entry]:
             words.add(f"key:{said.key}")
         near = {m.id: m for word in words for m in by_word[word]}
         found += rules.detect(memory, near.values())
-        superseded = memory.details.get("supersedes")
-        if memory.state in rules.LIVE and superseded:
-            found += rules.detect(memory, [m for m in pool if m.id == superseded])
+        superseded = by_id.get(str(memory.details.get("supersedes")))
+        if memory.state in rules.LIVE and superseded is not None:
+            found += rules.detect(memory, [superseded])
         for word in words:
             by_word[word].append(memory)
     return record(found, home)
@@ -209,6 +222,20 @@ def _hold(memory: Memory, held: dict[str, Any], other: str, now: datetime) -> No
     memory.updated_at = now
 
 
+def forget_sides(ids: set[str], home: Path) -> None:
+    """Blank the texts of forgotten memories in the ledger (their conflicts stay, as ids)."""
+    files = ledger.ledger_files(home)
+    if not files:
+        return
+    with locked(Path(files[0]).parent / "ledger"):
+        for name in files:
+            path = Path(name)
+            text = path.read_text(encoding="utf-8")
+            kept = rules.without_sides(text, ids)
+            if kept != text:
+                write_text(path, kept)
+
+
 def open_conflicts(home: Path | None = None, *, every: bool = False) -> list[ledger.Entry]:
     """Return the ledger's open conflicts (``every``: all of them), oldest first."""
     found = ledger.entries(home if home is not None else memory_home())
@@ -269,21 +296,19 @@ def _set_states(
     def change(_spec: object, entries: list[Memory], ids: list[str]) -> None:
         for memory in entries:
             if memory.id in ids:
-                memory.state = states[memory.id]
+                if memory.type is not MemoryType.COMMAND:  # what ran stays what ran
+                    memory.state = states[memory.id]
                 memory.updated_at = now
-                memory.details = {**memory.details, "conflicts": _resolved(memory, conflict, keep)}
+                resolved = _resolved(memory, conflict, keep, now)
+                memory.details = {**memory.details, "conflicts": resolved}
 
     change_each_store(group_by_store([i for i in states if i], specs_for_id), change, home)
 
 
-def _resolved(memory: Memory, conflict: str, keep: str) -> list[Any]:
+def _resolved(memory: Memory, conflict: str, keep: str, now: datetime) -> list[Any]:
     held = memory.details.get("conflicts") or []
-    return [
-        {**c, "status": ledger.RESOLVED, "resolution": keep}
-        if isinstance(c, dict) and c.get("id") == conflict
-        else c
-        for c in held
-    ]
+    done = {"status": ledger.RESOLVED, "resolution": keep, "resolved": _iso(now)}
+    return [{**c, **done} if isinstance(c, dict) and c.get("id") == conflict else c for c in held]
 
 
 def contradicted(
@@ -307,9 +332,9 @@ def contradicted(
 
 
 def _tool(command: str) -> str | None:
-    """Return the program of a command line when it belongs to a subject key (npm, pip)."""
+    """Return the program of a command line when it is a tool of a preference (npm, pip)."""
     program = (program_and_target(command)[0] or "").split(" ")[0]
-    return program if program and subject_key(program) else None
+    return program if program and subject_key(program) in BEHAVIOUR_KEYS else None
 
 
 def _contradicted(
@@ -317,6 +342,9 @@ def _contradicted(
 ) -> list[ledger.Entry]:
     now = clock.now()
     pairs: list[tuple[str, Memory]] = []
+    stored = Store(spec_for(MemoryType.PREFERENCE), home).load()
+    if not any(_new_against(p, c, s, t) for p in stored for c, s, t in runs):
+        return []  # the usual case: nothing written
 
     def change(_spec: object, entries: list[Memory], _ids: object) -> None:
         for preference in entries:
@@ -354,16 +382,31 @@ def _against(preference: Memory, command: Memory, tool: str) -> bool:
     return not set(name) & set(said.subject)
 
 
+def _new_against(preference: Memory, command: Memory, session: str | None, tool: str) -> bool:
+    return (
+        session is not None
+        and session not in _contradicting_sessions(preference)
+        and _against(preference, command, tool)
+    )
+
+
+def _contradicting_sessions(preference: Memory, since: str = "") -> set[str | None]:
+    return {
+        e.session_id
+        for e in preference.counter_evidence
+        if getattr(e, "kind", None) == CONTRADICTED and _iso(e.at) > since
+    }
+
+
+def _iso(moment: datetime) -> str:
+    return moment.astimezone(timezone.utc).isoformat().replace("+00:00", "Z")
+
+
 def _count_against(preference: Memory, command: Memory, session: str | None, now: datetime) -> bool:
     """Add one ``contradicted`` evidence per session; tell whether this session's is new."""
     if session is None:
         return False
-    seen = {
-        e.session_id
-        for e in preference.counter_evidence
-        if getattr(e, "kind", None) == CONTRADICTED
-    }
-    if session in seen:
+    if session in _contradicting_sessions(preference):
         return False
     evidence = Evidence(
         at=now, session_id=session, note=f"{CONTRADICTED}:{command.id}", kind=CONTRADICTED
@@ -376,9 +419,18 @@ def _count_against(preference: Memory, command: Memory, session: str | None, now
 def _persists(preference: Memory, home: Path | None) -> bool:
     settings = config.load(home if home is not None else memory_home(), preference.project)
     needed = int(settings["conflicts.behaviour_sessions"])
-    sessions = {
-        e.session_id
-        for e in preference.counter_evidence
-        if getattr(e, "kind", None) == CONTRADICTED
-    }
-    return len(sessions) >= needed
+    return len(_contradicting_sessions(preference, _last_settled(preference))) >= needed
+
+
+def _last_settled(preference: Memory) -> str:
+    """When a behaviour conflict of this preference was last resolved ('' never).
+
+    The sessions counted before it were weighed by the user: only later ones count again.
+    """
+    held = preference.details.get("conflicts")
+    times = [
+        str(c.get("resolved") or "")
+        for c in (held if isinstance(held, list) else [])
+        if isinstance(c, dict) and c.get("kind") == rules.BEHAVIOUR
+    ]
+    return max(times, default="")

@@ -264,6 +264,7 @@ def _erase_traces(gone: Sequence[Memory], home: Path) -> None:
         m.key.removeprefix(SESSION_KEY) for m in gone if m.key and m.key.startswith(SESSION_KEY)
     }
     daily.drop(home, {m.id for m in gone}, sessions)  # MEMORY.md: at its next render
+    conflicts.forget_sides({m.id for m in gone}, home)  # the ledger keeps their ids only
     drop_caches(home)
     remove_index(home)
     remove_vectors(home)  # derived from the texts too: the forgotten one's vector goes with it

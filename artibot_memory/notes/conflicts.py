@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from artibot_memory.core.project import display_name
-from artibot_memory.store.ledger import OPEN, RESOLVED, Entry, Side
+from artibot_memory.store.ledger import OPEN, RESOLVED, Entry, Side, read_side
 from artibot_memory.store.model import Memory, MemoryType, Scope, State
 from artibot_memory.text.markdown import Line, parse, render
 from artibot_memory.text.polarity import Stance, opposed, same_subject, stance
@@ -49,6 +49,7 @@ SIDE_CHARS = 200
 CONFIDENT = 0.8  # an active side this sure is established
 LIVE = frozenset({State.ACTIVE, State.PENDING})
 RULES = frozenset({"stated as a rule", "asked to remember"})
+FORGOTTEN = "[forgotten]"
 
 
 @dataclass(frozen=True)
@@ -110,7 +111,9 @@ def ordered(a: Memory, b: Memory) -> tuple[Memory, Memory]:
 def kind_of(a: Memory, b: Memory) -> tuple[str, str] | None:
     """Return (kind, label) when ``a`` and ``b`` disagree, else None (see the module docstring)."""
     if b.id == a.details.get("supersedes") or a.id == b.details.get("supersedes"):
-        return (SAME_KEY, a.key or b.key or "") if a.type is MemoryType.PREFERENCE else None
+        newer = ordered(a, b)[0]  # history: only a live value's change is a conflict
+        keyed = a.type is MemoryType.PREFERENCE and newer.state in LIVE
+        return (SAME_KEY, a.key or b.key or "") if keyed else None
     if a.state not in LIVE or b.state not in LIVE or not _may_meet(a, b):
         return None
     both_decisions = is_decision(a) and is_decision(b)
@@ -297,6 +300,23 @@ def with_resolution(text: str, conflict: str, line: str) -> str:
             last = max((i for i, ln in enumerate(section.body) if ln.text.strip()), default=-1)
             section.body.insert(last + 1, Line(0, f"- resolution: {line}"))
             break
+    return render(doc)
+
+
+def without_sides(text: str, ids: set[str]) -> str:
+    """Return a ledger file's text with the sides of ``ids`` (forgotten memories) blanked.
+
+    Forgetting leaves nothing of a memory's text in any file; the conflict stays, its
+    side reads ``"[forgotten]"`` with its id, date and channel. Other lines are kept.
+    """
+    doc = parse(text)
+    for section in doc.sections:
+        for at, line in enumerate(section.body):
+            name, _, value = line.text.removeprefix("- ").partition(": ")
+            side = read_side(value) if name in {"new", "old"} else None
+            if side is not None and side.id in ids:
+                blank = Side(FORGOTTEN, side.id, side.date, "-", side.where)
+                section.body[at] = Line(line.number, f"- {name}: {blank.line()}")
     return render(doc)
 
 
