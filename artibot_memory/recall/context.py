@@ -80,6 +80,7 @@ REMINDER_FILE = "cache/consolidation-reminder.json"
 CONFLICTS_NAMED_FILE = "cache/conflicts-named.json"  # {"named": [cf-…], "at": …}
 MAX_NAMED = 500  # ids remembered as named; the oldest go first
 CONFLICT_TEXT_CHARS = 160
+NAMED_PER_START = 3  # a start names at most these; the cache stays stale until all are
 
 
 @dataclass(frozen=True)
@@ -259,7 +260,7 @@ def conflict_reminder(home: Path) -> tuple[str | None, list[str]]:
     Named once (:func:`note_conflicts_named` records it), with the command that resolves
     it: Claude asks the user which memory holds (the skill says how), then runs it.
     """
-    unnamed = _unnamed_conflicts(home)
+    unnamed = _unnamed_conflicts(home)[:NAMED_PER_START]  # the rest at the next start
     if not unnamed:
         return None, []
     return "\n".join(_conflict_line(entry) for entry in unnamed), [e.id for e in unnamed]
