@@ -14,7 +14,7 @@ from freezegun import freeze_time
 from artibot_memory.api import conflicts, memories
 from artibot_memory.api.ingest import apply_records
 from artibot_memory.core.errors import UsageError
-from artibot_memory.lifecycle import ingest
+from artibot_memory.lifecycle import handle, ingest
 from artibot_memory.notes import conflicts as rules
 from artibot_memory.plugin import fast
 from artibot_memory.recall.context import refresh_start_cache, start_session
@@ -337,10 +337,14 @@ def npm_run(session: str, at: str) -> dict[str, Any]:
     }
 
 
+@pytest.mark.parametrize(
+    "stated",
+    [pytest.param("Always use pnpm", id="english"), pytest.param("항상 pnpm 써", id="korean")],
+)
 def test_contrary_commands_are_counter_evidence_then_a_conflict_at_the_boundary(
-    memory_home: Path,
+    memory_home: Path, stated: str
 ) -> None:
-    preference = memories.save("preference", "Always use pnpm", key="package-manager", **RULE)
+    preference = memories.save("preference", stated, key="package-manager", **RULE)
     apply_records([npm_run("s1", "2026-11-01T10:00:00Z"), npm_run("s1", "2026-11-01T10:05:00Z")])
     apply_records([npm_run("s2", "2026-11-02T10:00:00Z")])
     against = memories.get(preference.id).counter_evidence
@@ -454,3 +458,15 @@ def test_forgetting_a_memory_takes_its_text_out_of_the_ledger(memory_home: Path)
     assert "Always use black" not in text
     assert f'"[forgotten]" ({old.id}, ' in text
     assert "Never use black" in text
+
+
+def test_a_prompt_that_contradicts_an_earlier_one_is_named_at_the_next_start(
+    memory_home: Path,
+) -> None:
+    handle("UserPromptSubmit", {"prompt": "From now on always use pnpm.", "session_id": "s1"})
+    handle("UserPromptSubmit", {"prompt": "앞으로 npm 써줘.", "session_id": "s2"})
+    entry = only_conflict(memory_home)
+    assert (entry.kind, entry.severity) == ("same-key", "high")
+    text = context_text(handle("SessionStart", {"cwd": SHOP, "session_id": "s3"}))
+    assert f"artibot-memory conflicts resolve {entry.id} --keep new|old|both" in text
+    assert '"앞으로 npm 써줘"' in text
