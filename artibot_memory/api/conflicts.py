@@ -78,7 +78,8 @@ def check(stored: Sequence[Memory], home: Path | None = None) -> list[ledger.Ent
         if not candidates:
             return []
         pool = _pool(home, decisions=any(map(rules.is_decision, candidates)))
-        return record([f for memory in candidates for f in rules.detect(memory, pool)], home)
+        near = Nearby(pool)
+        return record([f for memory in candidates for f in near.conflicts_of(memory)], home)
     except Exception as exc:  # noqa: BLE001 - a conflict must never cost a save
         log_failure("conflicts", exc)
         return []
@@ -87,24 +88,39 @@ def check(stored: Sequence[Memory], home: Path | None = None) -> list[ledger.Ent
 def scan(home: Path | None = None) -> list[ledger.Entry]:
     """Log every conflict among the live preferences and decisions (maintenance)."""
     pool = _pool(home, decisions=True)
-    by_id = {memory.id: memory for memory in pool}
-    by_word: dict[str, list[Memory]] = defaultdict(list)
-    found: list[rules.Found] = []
-    for memory in pool:
+    near = Nearby(pool)
+    return record([f for memory in pool for f in near.conflicts_of(memory)], home)
+
+
+class Nearby:
+    """The memories of a pool by the words of their stance, so a pair shares one at least.
+
+    Comparing only those keeps a scan (and a bulk import's check) far from every pair.
+    """
+
+    def __init__(self, pool: list[Memory]) -> None:
+        self.by_id = {memory.id: memory for memory in pool}
+        self.by_word: dict[str, list[Memory]] = defaultdict(list)
+        for memory in pool:
+            for word in _words_of(memory):
+                self.by_word[word].append(memory)
+
+    def conflicts_of(self, memory: Memory) -> list[rules.Found]:
+        """Return the conflicts of ``memory`` with the pool (a pair may come twice)."""
         if not rules.comparable(memory):
-            continue
-        said = stance(memory.text)
-        words = set(said.subject + said.instead_of) if said else set()
-        if said and said.key:
-            words.add(f"key:{said.key}")
-        near = {m.id: m for word in words for m in by_word[word]}
-        found += rules.detect(memory, near.values())
-        superseded = by_id.get(str(memory.details.get("supersedes")))
-        if memory.state in rules.LIVE and superseded is not None:
-            found += rules.detect(memory, [superseded])
-        for word in words:
-            by_word[word].append(memory)
-    return record(found, home)
+            return []
+        near = {m.id: m for word in _words_of(memory) for m in self.by_word[word]}
+        superseded = self.by_id.get(str(memory.details.get("supersedes")))
+        if superseded is not None:
+            near[superseded.id] = superseded
+        return rules.detect(memory, near.values())
+
+
+def _words_of(memory: Memory) -> set[str]:
+    said = stance(memory.text)
+    if said is None:
+        return set()
+    return {*said.subject, *said.instead_of, *([f"key:{said.key}"] if said.key else [])}
 
 
 def scan_logged(home: Path | None = None) -> None:

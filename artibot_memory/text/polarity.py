@@ -32,6 +32,7 @@ True
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 
@@ -102,6 +103,7 @@ class Stance:
     key: str | None = None
 
 
+@functools.lru_cache(maxsize=4096)  # a scan reads each stored text once per pair it meets
 def stance(text: str) -> Stance | None:
     """Return the stance of ``text``, or None when it takes none (see the module docstring).
 
