@@ -22,7 +22,7 @@ import sqlite3
 from collections.abc import Callable
 from typing import Any
 
-from artibot_memory.api import memories
+from artibot_memory.api import conflicts, memories
 from artibot_memory.api.daily import note_session
 from artibot_memory.api.ingest import IngestReport, Record, ingest_journal, refine_errors
 from artibot_memory.api.prune import prune
@@ -285,6 +285,7 @@ def save_summary(payload: Payload, event: str) -> None:
         },
     )
     _note_day(digest, session_id, project, event)
+    conflicts.scan_logged()  # maintenance, once per worker run; a failure is only logged
     if event == "SessionEnd":
         _auto_promote(project)
 

@@ -62,10 +62,13 @@ STDLIB_ONLY = {
     ),
     "artibot_memory.store.index",
     "artibot_memory.store.layers",
+    "artibot_memory.store.ledger",
     "artibot_memory.store.record",
     *(
         f"artibot_memory.text.{n}"
-        for n in "signature trim framing shell change subjects tokens stemmer markdown".split()
+        for n in (
+            "signature trim framing shell change subjects tokens stemmer markdown polarity"
+        ).split()
     ),
     *(
         f"artibot_memory.core.{n}"

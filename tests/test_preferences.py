@@ -124,8 +124,10 @@ def test_a_later_statement_on_the_same_subject_supersedes_the_earlier(shop: Path
     states = {m.text: m.state for m in stored(MemoryType.PREFERENCE)}
     assert states == {"From now on use yarn": State.SUPERSEDED, "Always use pnpm": State.ACTIVE}
     context = next_session(shop)
-    assert "Always use pnpm" in context
-    assert "yarn" not in context
+    listed, _, named = context.partition("artibot-memory: two memories disagree")
+    assert "Always use pnpm" in listed
+    assert "yarn" not in listed
+    assert "yarn" in named  # the change is a conflict too, named once (docs/METADATA.md §3)
 
 
 def test_a_keyed_save_from_the_cli_supersedes_a_detected_preference(

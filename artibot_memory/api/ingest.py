@@ -31,6 +31,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from artibot_memory.api import conflicts
 from artibot_memory.api.memories import Draft, save_many
 from artibot_memory.capture import journal, pairing
 from artibot_memory.capture.pairing import Fix, Outcome, Step, command_step
@@ -229,11 +230,21 @@ def apply_records(records: list[Record], home: Path | None = None) -> IngestRepo
         if plan.outcomes or plan.stored_fixes:
             change_stored_errors(plan, home)
         report.stored = save_many(plan.drafts, home=home) if plan.drafts else []
+        conflicts.contradicted(_commands_run(plan.drafts, report.stored), home)  # never raises
     accessed = [r for r in deferred if r.get("event") == journal.ACCESS_EVENT]
     if accessed:
         apply_accesses(accessed, home)
     report.deferred = [r for r in deferred if r.get("event") != journal.ACCESS_EVENT]
     return report
+
+
+def _commands_run(drafts: list[Draft], stored: list[Memory]) -> list[tuple[Memory, str | None]]:
+    """Return each command stored with the session it was run in (for the behaviour rule)."""
+    return [
+        (memory, draft.source.session_id)
+        for draft, memory in zip(drafts, stored, strict=True)
+        if memory.type is MemoryType.COMMAND
+    ]
 
 
 def _still_open(sessions: dict[str, list[Record]], home: Path | None) -> dict[str, list[Memory]]:

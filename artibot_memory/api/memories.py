@@ -21,6 +21,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any, cast
 
+from artibot_memory.api import conflicts
 from artibot_memory.capture import journal
 from artibot_memory.core import clock
 from artibot_memory.core.errors import UnknownMemoryError, UsageError
@@ -166,6 +167,7 @@ def save_many(drafts: Iterable[Draft], *, home: Path | None = None) -> list[Memo
 
     groups = group_by_store(range(len(built)), lambda index: [spec_for(built[index].type)])
     change_each_store(groups, store_group, home)
+    conflicts.check(stored, home)  # never raises: a conflict is logged, the save is kept
     return stored
 
 
@@ -272,6 +274,7 @@ def _erase_traces(gone: Sequence[Memory], home: Path) -> None:
         m.key.removeprefix(SESSION_KEY) for m in gone if m.key and m.key.startswith(SESSION_KEY)
     }
     daily.drop(home, {m.id for m in gone}, sessions)  # MEMORY.md: at its next render
+    conflicts.forget_sides({m.id for m in gone}, home)  # the ledger keeps their ids only
     drop_caches(home)
     remove_index(home)
     remove_vectors(home)  # derived from the texts too: the forgotten one's vector goes with it

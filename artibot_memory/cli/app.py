@@ -197,6 +197,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_edit(subparsers)
     _add_config(subparsers)
     _add_proposals(subparsers)
+    _add_conflicts(subparsers)
     hook = subparsers.add_parser(
         "hook", help="run a Claude Code hook (payload on stdin; always exits 0)"
     )
@@ -561,6 +562,34 @@ def _add_proposals(subparsers: argparse._SubParsersAction[argparse.ArgumentParse
     ]
 
 
+def _add_conflicts(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    conflicts = subparsers.add_parser(
+        "conflicts",
+        help="the memories that disagree (conflicts/YYYY-MM-DD.md), and their resolution",
+    )
+    conflicts.add_argument("--all", action="store_true", help="resolved ones too")
+    _json_flag(conflicts, "the conflicts")
+    actions = conflicts.add_subparsers(
+        dest="action", metavar="ACTION", help="resolve: settle one conflict"
+    )
+    resolve = actions.add_parser("resolve", help="settle one conflict: which memory holds")
+    resolve.add_argument("id", metavar="ID", help="the conflict's id (cf-…)")
+    resolve.add_argument(
+        "--keep",
+        required=True,
+        choices=["new", "old", "both"],
+        help="new: the newer memory active, the older superseded; old: the reverse; both: both",
+    )
+    resolve.add_argument("--note", metavar="TEXT", help="why, in the ledger's resolution line")
+    _json_flag(resolve, "what was resolved")
+    EXAMPLES["conflicts"] = [
+        ("conflicts", "the open ones: both sides, severity, a proposal"),
+        ("conflicts --all --json", "resolved ones too, as JSON"),
+        ('conflicts resolve cf-3f9a2c1b --keep new --note "we switched"', ""),
+        ("conflicts resolve cf-3f9a2c1b --keep both", "both hold (e.g. per project)"),
+    ]
+
+
 def ask(question: str) -> bool:
     """Ask a yes/no question on the terminal; without one the answer is no."""
     if not (sys.stdin.isatty() and sys.stderr.isatty()):
@@ -607,6 +636,7 @@ def dispatch(args: argparse.Namespace) -> Output:
         "doctor": verbs.cmd_doctor,
         "edit": verbs.cmd_edit,
         "proposals": verbs.cmd_proposals,
+        "conflicts": verbs.cmd_conflicts,
     }
     return verbs.after_write(args, table[args.verb](args))
 

@@ -47,6 +47,7 @@ if TYPE_CHECKING:
 
     from artibot_memory.recall.lookup import Hit, LayerHit, StoreStats
     from artibot_memory.store.layers import NotesStats
+    from artibot_memory.store.ledger import Entry
     from artibot_memory.store.record import Readable
 
 JSON_SCHEMA = "artibot-memory/1"
@@ -884,3 +885,40 @@ def _proposal_lines(row: Mapping[str, Any], style: Style) -> list[str]:
 def promoted_line(data: Mapping[str, Any]) -> str:
     """Return what ``proposals accept`` did, in one line."""
     return f"accepted {data['id']}: {data['ref']} → {data['outcome']}"
+
+
+# --- conflicts ------------------------------------------------------------------------------
+
+
+def conflict_data(entry: Entry) -> dict[str, Any]:
+    """Return one ledger entry as ``conflicts --json`` prints it, with its resolve command."""
+    data = dataclasses.asdict(entry)
+    data["resolve"] = f"artibot-memory conflicts resolve {entry.id} --keep new|old|both"
+    return data
+
+
+def conflict_lines(found: Sequence[Mapping[str, Any]], style: Style) -> list[str]:
+    """Return ``conflicts``: one block per conflict, both sides, then how to resolve it."""
+    if not found:
+        return ["no conflicts between memories"]
+    lines: list[str] = []
+    for item in found:
+        role = "bad" if item["severity"] == "high" and item["status"] == "open" else None
+        kind = f"{item['kind']} ({item['label']})" if item["label"] else item["kind"]
+        heading = f"{item['id']}  {item['severity']}  {item['status']}  {kind}"
+        lines += [""] if lines else []
+        lines.append(style.paint(heading, role))
+        for name in ("new", "old"):
+            side = item.get(name)
+            if side:
+                lines.append(f"  {name}: {printable(side['text'])}")
+                where = f"{side['id']} · {side['date']} · {side['source']} · {side['where']}"
+                lines.append(style.paint(f"       {printable(where)}", "dim"))
+        lines += [
+            f"  context: {printable(item['context'])}",
+            f"  proposal: {printable(item['proposal'])}",
+        ]
+        lines += [f"  resolution: {printable(line)}" for line in item["resolutions"]]
+        if item["status"] == "open":
+            lines.append(f"  resolve: {item['resolve']}")
+    return lines

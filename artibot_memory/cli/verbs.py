@@ -437,3 +437,15 @@ def cmd_proposals(args: argparse.Namespace) -> Output:
         f"rejected {rejected['id']} ({rejected['ref']}): not proposed again before {until:%Y-%m-%d}"
     )
     return Output(rejected, [line])
+
+
+def cmd_conflicts(args: argparse.Namespace) -> Output:
+    """``conflicts [--all]``: the memories that disagree; ``conflicts resolve ID --keep …``."""
+    from artibot_memory.api import conflicts  # noqa: PLC0415 - this verb only
+
+    if getattr(args, "action", None) == "resolve":
+        done = conflicts.resolve(args.id, args.keep, args.note)
+        said = ", ".join(f"{memory_id} {state}" for memory_id, state in done.states.items())
+        return Output(asdict(done), [f"resolved {done.id}: kept {done.keep} ({said})"])
+    found = [render.conflict_data(entry) for entry in conflicts.open_conflicts(every=args.all)]
+    return Output(found, view=lambda style: render.conflict_lines(found, style), wrote=False)

@@ -15,7 +15,9 @@ recorded data (see :mod:`artibot_memory.text.framing`), and the whole text never
 ``budget`` characters. Nothing stored means an empty string, so the hook prints nothing.
 
 When consolidation is overdue (:func:`consolidation_reminder`), the session start that
-is not served from its cache says so once, in one line.
+is not served from its cache says so once, in one line. Each open high-severity conflict
+of the ledger (docs/METADATA.md §3) is named once too, with the command that resolves it
+(:func:`conflict_reminder`); a cache written while one is still to be named is not served.
 
 With a ``query``, items within each section are ordered by relevance to it instead.
 """
@@ -40,7 +42,7 @@ from artibot_memory.recall.known_errors import how_sure
 from artibot_memory.recall.lookup import NO_FILTERS, Filters
 from artibot_memory.recall.shown import note_session_start
 from artibot_memory.recall.startcache import session_start_output, write_cache
-from artibot_memory.store import layers
+from artibot_memory.store import layers, ledger
 from artibot_memory.store.table import MemoryType, State
 from artibot_memory.text.framing import quote
 
@@ -78,6 +80,10 @@ SHOWN_SEMANTIC = (
 )
 OVERDUE = timedelta(days=7)
 REMINDER_FILE = "cache/consolidation-reminder.json"
+CONFLICTS_NAMED_FILE = "cache/conflicts-named.json"  # {"named": [cf-…], "at": …}
+MAX_NAMED = 500  # ids remembered as named; the oldest go first
+CONFLICT_TEXT_CHARS = 160
+NAMED_PER_START = 3  # a start names at most these; the cache stays stale until all are
 
 
 @dataclass(frozen=True)
@@ -224,7 +230,17 @@ def refresh_start_cache(project: str | None, budget: int = DEFAULT_BUDGET) -> Re
     """
     rendered = render_context(project, budget=budget, on_unusable=_log_unusable)
     ids = [memory.id for memory in rendered.shown]
-    write_cache(memory_home(), project, rendered.text, ids, rendered.valid_until, clock.now())
+    home = memory_home()
+    unnamed = bool(_unnamed_conflicts(home))
+    write_cache(
+        home,
+        project,
+        rendered.text,
+        ids,
+        rendered.valid_until,
+        clock.now(),
+        unnamed_conflicts=unnamed,
+    )
     return rendered
 
 
@@ -242,16 +258,71 @@ def start_session(payload: dict[str, Any]) -> dict[str, Any] | None:
     cwd = payload.get("cwd")
     home = memory_home()
     reminder = consolidation_reminder(home)
-    budget = DEFAULT_BUDGET - (len(reminder) + 2 if reminder else 0)
+    disagree, named = conflict_reminder(home)
+    budget = DEFAULT_BUDGET - sum(len(part) + 2 for part in (reminder, disagree) if part)
     project = project_of(cwd if isinstance(cwd, str) and cwd else None)
+    if named:
+        with contextlib.suppress(OSError):  # first: the cache written next counts them named
+            note_conflicts_named(home, named)
     rendered = refresh_start_cache(project, budget)  # the cache holds no reminder: said once
     note_shown(rendered.shown)
     note_session_start(payload, [memory.id for memory in rendered.shown])
     if reminder:
         with contextlib.suppress(OSError):  # a start must not fail for its reminder
             note_reminded(home)
-    text = "\n\n".join(part for part in (rendered.text, reminder) if part)
+    text = "\n\n".join(part for part in (rendered.text, disagree, reminder) if part)
     return session_start_output(text)
+
+
+def conflict_reminder(home: Path) -> tuple[str | None, list[str]]:
+    """Return the lines naming each open high-severity conflict not named yet, and their ids.
+
+    Named once (:func:`note_conflicts_named` records it), with the command that resolves
+    it: Claude asks the user which memory holds (the skill says how), then runs it.
+    """
+    unnamed = _unnamed_conflicts(home)[:NAMED_PER_START]  # the rest at the next start
+    if not unnamed:
+        return None, []
+    return "\n".join(_conflict_line(entry) for entry in unnamed), [e.id for e in unnamed]
+
+
+def _conflict_line(entry: ledger.Entry) -> str:
+    sides = [
+        f"{name} {quote(side.text, CONFLICT_TEXT_CHARS)} ({side.id}, {side.date})"
+        for name, side in (("new", entry.new), ("old", entry.old))
+        if side is not None
+    ]
+    return (
+        f"artibot-memory: two memories disagree ({entry.id}, {entry.kind}, high): "
+        f"{' against '.join(sides)}; proposal: {entry.proposal}. Ask the user which holds, then"
+        f" run `artibot-memory conflicts resolve {entry.id} --keep new|old|both`."
+    )
+
+
+def _unnamed_conflicts(home: Path) -> list[ledger.Entry]:
+    named = set(_named_conflicts(home))
+    return [entry for entry in ledger.open_high(home) if entry.id not in named]
+
+
+def note_conflicts_named(home: Path, ids: Sequence[str]) -> None:
+    """Record that these conflicts were named to a session: they are not named again."""
+    from artibot_memory.core.disk import write_document  # noqa: PLC0415 - only when named
+    from artibot_memory.core.paths import ensure_private_dir  # noqa: PLC0415
+
+    named = [*dict.fromkeys([*_named_conflicts(home), *ids])][-MAX_NAMED:]
+    path = home / CONFLICTS_NAMED_FILE
+    ensure_private_dir(path.parent)
+    document = {"named": named, "at": clock.now().isoformat()}
+    write_document(path, json.dumps(document).encode("utf-8"))
+
+
+def _named_conflicts(home: Path) -> list[str]:
+    try:
+        document = json.loads((home / CONFLICTS_NAMED_FILE).read_bytes())
+    except (OSError, ValueError):
+        return []
+    named = document.get("named") if isinstance(document, dict) else None
+    return [str(i) for i in named] if isinstance(named, list) else []
 
 
 def consolidation_reminder(home: Path, now: datetime | None = None) -> str | None:

@@ -47,8 +47,10 @@ if TYPE_CHECKING:
     from typing import Any
 
 # 2: errors say how sure their fix is, commands how many runs failed;
-# 3: the times a start reads are whole microseconds too (no datetime on the cached start).
-CACHE_VERSION = 3
+# 3: the times a start reads are whole microseconds too (no datetime on the cached start);
+# 4: the conflict ledger's folder is fingerprinted, and a cache written while an open
+#    high-severity conflict was still to be named is never served (the full path names it).
+CACHE_VERSION = 4
 MAX_AGE_US = 24 * 3600 * 1_000_000  # a day: recency drifts
 
 
@@ -97,10 +99,11 @@ def fingerprints(home: str | Path) -> dict[str, list[int] | None]:
     """Return (inode, size, mtime) of each store file, None for a missing one.
 
     And of the Markdown layers the context quotes: ``MEMORY.md``, and the ``daily``
-    folder (a note written whole replaces its file, which changes the folder's mtime).
+    folder (a note written whole replaces its file, which changes the folder's mtime);
+    and of the ``conflicts`` folder: a conflict found since must be named at the start.
     """
     found: dict[str, list[int] | None] = {}
-    for name in [*(spec.filename for spec in STORES), "MEMORY.md", "daily"]:
+    for name in [*(spec.filename for spec in STORES), "MEMORY.md", "daily", "conflicts"]:
         seen = fingerprint(os.path.join(home, name))
         found[name] = None if seen is None else list(seen)
     return found
@@ -113,8 +116,15 @@ def write_cache(  # noqa: PLR0917 - the cache's fields, each named at the one ca
     ids: list[str],
     valid_until: datetime | None,
     now: datetime,
+    *,
+    unnamed_conflicts: bool = False,
 ) -> None:
-    """Record the context just rendered for ``project`` (after the stores were written)."""
+    """Record the context just rendered for ``project`` (after the stores were written).
+
+    ``unnamed_conflicts``: an open high-severity conflict is still to be named to a
+    session; such a cache is never served, so the next start takes the full path and
+    names it (:func:`artibot_memory.recall.context.conflict_reminder`).
+    """
     document = {
         "v": CACHE_VERSION,
         "project": project,
@@ -125,6 +135,7 @@ def write_cache(  # noqa: PLR0917 - the cache's fields, each named at the one ca
         "valid_until": valid_until.isoformat() if valid_until else None,
         "written_us": micros(now),
         "valid_until_us": micros(valid_until) if valid_until else None,
+        "unnamed_conflicts": unnamed_conflicts,
     }
     from pathlib import Path  # noqa: PLC0415 - the full path has it loaded anyway
 
@@ -154,6 +165,8 @@ def _still_valid(
     document: dict[str, Any], home: str | Path, project: str | None, now_us: int
 ) -> bool:
     if document.get("v") != CACHE_VERSION or document.get("project") != project:
+        return False
+    if document.get("unnamed_conflicts"):
         return False
     if _journal_waiting(home) or document.get("stores") != fingerprints(home):
         return False

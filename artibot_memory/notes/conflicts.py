@@ -1,0 +1,332 @@
+r"""Conflicts between memories, pure: which pairs disagree, how badly, the ledger's sections.
+
+docs/METADATA.md §3 is the contract. Two memories conflict when (:func:`kind_of`):
+
+- **same-key**: a preference took the key of another with a new value (the store
+  superseded the old one: ``details["supersedes"]``);
+- **polarity**: two preferences on the same subject, one do and one don't ("always use
+  pnpm" / "don't use pnpm", "항상 pnpm 써" / "pnpm 쓰지 마"; :mod:`artibot_memory.text.polarity`);
+- **instead**: "use Y instead of X" against "use X";
+- **decision**: two decisions of one project that disagree (opposed stances, or the same
+  subject key settled on different things);
+- **behaviour**: a stated preference and a command that keeps contradicting it (found by
+  :mod:`artibot_memory.api.conflicts` from the counter-evidence).
+
+Severity (:func:`severity`): one point per established side, one when the older side is
+global; 0 low, 1 medium, 2 or 3 high. The ledger's sections are drawn here
+(:func:`render_entry`) and read by :func:`artibot_memory.store.ledger.parse_ledger`, the one
+reader; :func:`with_resolution` appends a resolution to one section of a ledger file.
+
+>>> conflict_id("pref-b", "pref-a") == conflict_id("pref-a", "pref-b")
+True
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import datetime
+
+from artibot_memory.core.project import display_name
+from artibot_memory.store.ledger import OPEN, RESOLVED, Entry, Side, read_side
+from artibot_memory.store.model import Memory, MemoryType, Scope, State
+from artibot_memory.text.markdown import Line, parse, render
+from artibot_memory.text.polarity import Stance, opposed, same_subject, stance
+from artibot_memory.text.trim import clip
+
+SAME_KEY, POLARITY, INSTEAD, DECISION, BEHAVIOUR = (
+    "same-key",
+    "polarity",
+    "instead",
+    "decision",
+    "behaviour",
+)
+KINDS = (SAME_KEY, POLARITY, INSTEAD, DECISION, BEHAVIOUR)
+DECISION_TAG = "decision"
+SIDE_CHARS = 200
+CONFIDENT = 0.8  # an active side this sure is established
+LIVE = frozenset({State.ACTIVE, State.PENDING})
+RULES = frozenset({"stated as a rule", "asked to remember"})
+FORGOTTEN = "[forgotten]"
+
+
+@dataclass(frozen=True)
+class Found:
+    """One conflict found: its kind, what it is about, the newer side and the older."""
+
+    kind: str
+    label: str
+    new: Memory
+    old: Memory
+
+    @property
+    def id(self) -> str:
+        """The conflict's id (:func:`conflict_id`)."""
+        return conflict_id(self.new.id, self.old.id)
+
+
+def conflict_id(a: str, b: str) -> str:
+    """Return ``cf-`` and 8 hex digits of a hash of the two ids, sorted: one id per pair.
+
+    >>> conflict_id("pref-1", "pref-2")
+    'cf-1b0a1d48'
+    """
+    pair = "\n".join(sorted((a, b))).encode("utf-8")
+    return "cf-" + hashlib.blake2b(pair, digest_size=4).hexdigest()
+
+
+def is_decision(memory: Memory) -> bool:
+    """Tell whether a memory is a decision (a context tagged ``decision``)."""
+    return memory.type is MemoryType.CONTEXT and DECISION_TAG in memory.tags
+
+
+def comparable(memory: Memory) -> bool:
+    """Tell whether a memory may conflict by its words: a preference or a decision."""
+    return memory.type is MemoryType.PREFERENCE or is_decision(memory)
+
+
+def detect(new: Memory, others: Iterable[Memory]) -> list[Found]:
+    """Return the conflicts of ``new`` with ``others`` (a pair already logged included)."""
+    found = []
+    for other in others:
+        if other.id == new.id:
+            continue
+        kind = kind_of(new, other)
+        if kind is not None:
+            found.append(Found(kind[0], kind[1], *ordered(new, other)))
+    return found
+
+
+def ordered(a: Memory, b: Memory) -> tuple[Memory, Memory]:
+    """Return (newer, older) by creation (the one that supersedes is the newer)."""
+    if a.details.get("supersedes") == b.id:
+        return a, b
+    if b.details.get("supersedes") == a.id:
+        return b, a
+    return (a, b) if a.created_at >= b.created_at else (b, a)
+
+
+def kind_of(a: Memory, b: Memory) -> tuple[str, str] | None:
+    """Return (kind, label) when ``a`` and ``b`` disagree, else None (see the module docstring)."""
+    if b.id == a.details.get("supersedes") or a.id == b.details.get("supersedes"):
+        newer = ordered(a, b)[0]  # history: only a live value's change is a conflict
+        keyed = a.type is MemoryType.PREFERENCE and newer.state in LIVE
+        return (SAME_KEY, a.key or b.key or "") if keyed else None
+    if a.state not in LIVE or b.state not in LIVE or not _may_meet(a, b):
+        return None
+    both_decisions = is_decision(a) and is_decision(b)
+    if not both_decisions and not (
+        a.type is MemoryType.PREFERENCE and b.type is MemoryType.PREFERENCE
+    ):
+        return None
+    left, right = stance(a.text), stance(b.text)
+    if left is None or right is None:
+        return None
+    kind = _stance_kind(left, right)
+    if both_decisions and kind is None and _settled_apart(left, right):
+        kind = DECISION
+    if kind is None:
+        return None
+    return (DECISION if both_decisions else kind), _label(left, right)
+
+
+def _may_meet(a: Memory, b: Memory) -> bool:
+    """Tell whether two memories apply in one place: the same project, or one is global."""
+    if is_decision(a) or is_decision(b):
+        return a.project == b.project and a.project is not None
+    return a.project is None or b.project is None or a.project == b.project
+
+
+def _stance_kind(a: Stance, b: Stance) -> str | None:
+    if not opposed(a, b):
+        return None
+    instead = bool(a.instead_of or b.instead_of) and not same_subject(a.subject, b.subject)
+    return INSTEAD if instead else POLARITY
+
+
+def _settled_apart(a: Stance, b: Stance) -> bool:
+    """Two decisions for different things of one subject key (SQLite, then Postgres)."""
+    return (
+        a.key is not None
+        and a.key == b.key
+        and a.polarity > 0
+        and b.polarity > 0
+        and not set(a.subject) & set(b.subject)
+    )
+
+
+def _label(a: Stance, b: Stance) -> str:
+    return a.key or b.key or " ".join(a.subject or b.subject)
+
+
+def sessions_of(memory: Memory) -> int:
+    """How many sessions (a day where there is no session id) its evidence spans."""
+    return len({e.session_id or f"{e.at:%Y-%m-%d}" for e in memory.evidence}) or 1
+
+
+def days_of(memory: Memory) -> int:
+    """How many local days its evidence spans."""
+    return len({f"{e.at.astimezone():%Y-%m-%d}" for e in memory.evidence}) or 1
+
+
+def established(memory: Memory, sessions: int) -> bool:
+    """Tell whether a side is established: evidence over ``sessions`` sessions, or sure."""
+    if sessions_of(memory) >= sessions:
+        return True
+    return memory.state is State.ACTIVE and memory.confidence >= CONFIDENT
+
+
+def severity(new: Memory, old: Memory, sessions: int) -> str:
+    """Return low, medium or high: one point per established side, one for a global older side.
+
+    ``sessions`` is ``conflicts.established_sessions``.
+    """
+    points = sum(established(side, sessions) for side in (new, old))
+    points += old.scope in {Scope.GLOBAL, Scope.PERSON}
+    return "low" if points == 0 else "medium" if points == 1 else "high"
+
+
+def proposal(found: Found, sessions: int) -> tuple[str, str]:
+    """Return what to keep (new or old) and why, in a few words."""
+    new, old = found.new, found.old
+    if found.kind == BEHAVIOUR:
+        if old.why in RULES:
+            return "old", f"{old.why}; ask whether the habit changed"
+        return "new", f"what was done in {sessions_of(new)} sessions"
+    if new.why in RULES or established(new, sessions) or not established(old, sessions):
+        why = f", {new.why}" if new.why else ""
+        return "new", f"the newer statement{why}"
+    return (
+        "old",
+        f"established over {sessions_of(old)} sessions; the new one seen in {sessions_of(new)}",
+    )
+
+
+def side_of(memory: Memory) -> Side:
+    """Return a memory as the ledger shows it: text, id, date, source, channel."""
+    text = clip(" ".join(memory.text.split()).replace('"', "'"), SIDE_CHARS)
+    when = f"{memory.created_at.astimezone():%Y-%m-%d}"
+    return Side(text, memory.id, when, source_of(memory), memory.source.channel or "-")
+
+
+def source_of(memory: Memory) -> str:
+    """Return where a memory came from: ``file:line``, the command, or ``-``."""
+    source = memory.source
+    if source.path:
+        name = os.path.basename(source.path)
+        return f"{name}:{source.line}" if source.line else name
+    if source.command:
+        return clip(" ".join(source.command.split()), 80)
+    return "-"
+
+
+def context_of(found: Found) -> str:
+    """Return the conflict's context: where the older side applies and how often each was seen."""
+    old, new = found.old, found.new
+    where = display_name(old.project) if old.project else old.scope.value
+    verb = "run" if found.kind == BEHAVIOUR else "stated"
+    return (
+        f"{where}; old stated in {_count(sessions_of(old), 'session')} over"
+        f" {_count(days_of(old), 'day')}, new {verb} in {sessions_of(new)}"
+    )
+
+
+def _count(number: int, word: str) -> str:
+    return f"{number} {word}" if number == 1 else f"{number} {word}s"
+
+
+def entry_of(found: Found, level: str, sessions: int) -> Entry:
+    """Return the ledger entry of a conflict just found (open)."""
+    keep, why = proposal(found, sessions)
+    return Entry(
+        id=found.id,
+        severity=level,
+        status=OPEN,
+        kind=found.kind,
+        label=found.label,
+        new=side_of(found.new),
+        old=side_of(found.old),
+        context=context_of(found),
+        proposal=f"keep {keep} — {why}",
+    )
+
+
+def render_entry(entry: Entry) -> list[str]:
+    """Return the lines of one conflict's section (docs/METADATA.md §3), resolutions last."""
+    kind = f"{entry.kind} ({entry.label})" if entry.label else entry.kind
+    lines = [f"## {entry.id} · {entry.severity} · {entry.status}", f"- kind: {kind}"]
+    lines += [
+        f"- {name}: {side.line()}"
+        for name, side in (("new", entry.new), ("old", entry.old))
+        if side
+    ]
+    lines += [f"- context: {entry.context}", f"- proposal: {entry.proposal}"]
+    return lines + [f"- resolution: {line}" for line in entry.resolutions]
+
+
+def day_header(day: str) -> str:
+    """Return the first line of a day's ledger file."""
+    return f"# Conflicts {day}"
+
+
+def with_entry(text: str, day: str, entry: Entry) -> str:
+    """Return a ledger file's text with ``entry``'s section added at its end."""
+    start = text if text.strip() else day_header(day) + "\n"
+    return start.rstrip("\n") + "\n\n" + "\n".join(render_entry(entry)) + "\n"
+
+
+def resolution_line(keep: str, day: str, found: Entry, note: str | None) -> str:
+    """Return what a resolution appends: the day, what was kept, what was superseded, why."""
+    said = f' — "{" ".join(note.split())}"' if note and note.strip() else ""
+    if keep == "both":
+        return f"{day} kept both; both active{said}"
+    lost, side = (found.old, "old") if keep == "new" else (found.new, "new")
+    loser = lost.id if lost else "?"
+    return f"{day} kept {keep}; {loser} ({side}) superseded{said}"
+
+
+def with_resolution(text: str, conflict: str, line: str) -> str:
+    """Return a ledger file's text with ``line`` appended to one section, its status resolved.
+
+    Nothing else of the file changes: the other lines are kept byte for byte.
+    """
+    doc = parse(text)
+    for section in doc.sections:
+        if section.title.startswith(conflict + " "):
+            heading = section.heading.text.rsplit("·", 1)[0].rstrip()
+            section.heading = Line(section.heading.number, f"{heading} · {RESOLVED}")
+            last = max((i for i, ln in enumerate(section.body) if ln.text.strip()), default=-1)
+            section.body.insert(last + 1, Line(0, f"- resolution: {line}"))
+            break
+    return render(doc)
+
+
+def without_sides(text: str, ids: set[str]) -> str:
+    """Return a ledger file's text with the sides of ``ids`` (forgotten memories) blanked.
+
+    Forgetting leaves nothing of a memory's text in any file; the conflict stays, its
+    side reads ``"[forgotten]"`` with its id, date and channel. Other lines are kept.
+    """
+    doc = parse(text)
+    for section in doc.sections:
+        for at, line in enumerate(section.body):
+            name, _, value = line.text.removeprefix("- ").partition(": ")
+            side = read_side(value) if name in {"new", "old"} else None
+            if side is not None and side.id in ids:
+                blank = Side(FORGOTTEN, side.id, side.date, "-", side.where)
+                section.body[at] = Line(line.number, f"- {name}: {blank.line()}")
+    return render(doc)
+
+
+def record_of(found: Found, other: str, level: str, at: datetime) -> dict[str, str]:
+    """Return what one side keeps of a conflict in ``details["conflicts"]``."""
+    return {
+        "id": found.id,
+        "with": other,
+        "kind": found.kind,
+        "severity": level,
+        "status": OPEN,
+        "found": at.isoformat().replace("+00:00", "Z"),
+    }

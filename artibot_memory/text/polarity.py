@@ -1,0 +1,200 @@
+r"""A statement's stance: what it is about, and whether it says do or don't (stdlib, pure).
+
+Conflict detection (:mod:`artibot_memory.notes.conflicts`) compares two memories by their
+stance: "always use pnpm" and "don't use pnpm" are about the same subject with opposite
+polarity; "use pnpm instead of npm" is for pnpm and against npm (its ``instead_of``).
+
+The rule, in this order, on the text with what is not the speaker's own words taken out
+(inline code and quotes of three words or more; shorter ones are names and stay):
+
+- nothing for a question, a hypothetical ("if we used …", "만약 …라면") or a text with
+  no stance marker at all;
+- **instead**: "use Y instead of X", "Y rather than X", "Y over X", "use Y, not X",
+  "instead of X, use Y", "X 대신 Y", "X 말고 Y": for Y, ``instead_of`` X;
+- **don't** (-1): never, don't, do not, avoid, stop using, no longer, must not; "… 하지
+  마", "… 쓰지 마", "… 사용하지 않", "… 금지";
+- **do** (+1): always, prefer, use, stick with, switch to, go with, chose, decided;
+  "항상 …", "… 써", "… 사용해", "…로 하자".
+
+The subject is the statement's words (:func:`artibot_memory.text.tokens.tokenize`: stems,
+Korean particles off) without the markers and what follows "because"; ``key`` is its
+stable key (:func:`artibot_memory.text.subjects.subject_key`) when it has one.
+
+>>> stance("From now on always use pnpm")
+Stance(subject=('pnpm',), polarity=1, instead_of=(), key='package-manager')
+>>> stance("npm 쓰지 마").polarity
+-1
+>>> stance("use pnpm instead of npm").instead_of
+('npm',)
+>>> stance("Should we always use pnpm?") is None
+True
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from dataclasses import dataclass
+
+from artibot_memory.text.subjects import subject_key
+from artibot_memory.text.tokens import tokenize
+
+__all__ = ["Stance", "opposed", "same_subject", "stance"]
+
+MIN_QUOTED_WORDS = 3  # as capture/prompts: a quote this long is someone's words, not a name
+_I = re.IGNORECASE
+
+_QUOTED = re.compile(r"`([^`]*)`|\"([^\"]*)\"|“([^”]*)”")
+_QUESTION = re.compile(
+    r"[?？]\s*$|^(?:why|what|how|which)\b"
+    r"|^(?:should|shall|do|does|did|can|could|would|will|is|are)\s+(?:we|you|i|it|they|there|this)\b"
+    r"|(?:까|나요|니|냐|는지)\s*[?？.]?\s*$",
+    _I,
+)
+_HYPOTHETICAL = re.compile(
+    r"\b(?:if|suppose|supposing|imagine|unless|whether|maybe|perhaps)\b|만약|만일|(?:라|다)면\b",
+    _I,
+)
+_BECAUSE = re.compile(
+    r"\b(?:because|since|so that|as it|for it)\b.*|(?:때문|왜냐하면|해서는).*", _I
+)
+
+_INSTEAD = (  # (pattern, which group is Y, which is X)
+    re.compile(r"^instead\s+of\s+(?P<x>.+?)\s*,?\s+(?:use|prefer|go\s+with|pick)\s+(?P<y>.+)$", _I),
+    re.compile(r"^(?P<y>.+?)\s+(?:instead\s+of|rather\s+than|over)\s+(?P<x>.+)$", _I),
+    re.compile(r"^(?P<y>.+?)\s*,\s*(?:not|never|and\s+not|but\s+not|no)\s+(?P<x>.+)$", _I),
+    re.compile(r"^(?P<x>.+?)\s*(?:대신(?:에)?|말고|보다는?)\s+(?P<y>.+)$"),
+)
+_DONT = (
+    re.compile(
+        r"\b(?:never|don'?t|dont|do\s+not|avoid|stop(?:\s+using)?|no\s+longer|must\s+not|mustn'?t"
+        r"|should\s+not|shouldn'?t|quit)\b\s+(?P<s>.+)",
+        _I,
+    ),
+    re.compile(
+        r"(?P<s>.+?)\s*(?:(?:쓰|사용하|하|돌리|설치하)지\s*(?:마|말|않)|(?:쓰|사용하)면\s*안|금지)"
+    ),
+)
+_DO = (
+    re.compile(
+        r"\b(?:always|prefer|please\s+use|use|using|stick\s+(?:with|to)|switch\s+to|go\s+with"
+        r"|chose|choose|decided\s+(?:on|to\s+use)|we'?ll\s+use|pick)\b\s+(?P<s>.+)",
+        _I,
+    ),
+    re.compile(r"(?:항상|언제나|무조건|앞으로|늘)\s+(?P<s>.+)"),
+    re.compile(
+        r"(?P<s>.+?)\s*(?:써|쓰자|쓰기로|사용해|사용하자|사용하기로|(?:으로|로)\s*(?:하자|가자|결정|정했))"
+    ),
+)
+_MARKERS = """always never dont don't do not avoid stop using use no longer must should prefer
+    instead rather over please from now on default stick with switch go chose choose decided
+    decide pick we'll will it's 항상 언제나 무조건 앞으로 늘 절대 쓰지 마 말고 대신 사용 사용해
+    사용하지 않 않는다 않아 써 써줘 쓰자 해 해줘 하자 하지 금지 하기로 결정 정했다 로 으로"""
+_GENERIC: set[str] = set()  # the markers' tokens, made on first use
+
+
+@dataclass(frozen=True)
+class Stance:
+    """What a statement is about (its words, and its key) and whether it says do or don't."""
+
+    subject: tuple[str, ...]
+    polarity: int  # +1 do, -1 don't
+    instead_of: tuple[str, ...] = ()
+    key: str | None = None
+
+
+@functools.lru_cache(maxsize=4096)  # a scan reads each stored text once per pair it meets
+def stance(text: str) -> Stance | None:
+    """Return the stance of ``text``, or None when it takes none (see the module docstring).
+
+    >>> stance("bcrypt 대신 argon2로 하자").subject, stance("bcrypt 대신 argon2로 하자").instead_of
+    (('argon2',), ('bcrypt',))
+    >>> stance("If we never used npm, would it build?") is None
+    True
+    """
+    said = _own_words(text)
+    if not said or _QUESTION.search(said) or _HYPOTHETICAL.search(said):
+        return None
+    for read in (_instead, _dont, _do):
+        found = read(said)
+        if found is not None:
+            return found
+    return None
+
+
+def same_subject(a: tuple[str, ...], b: tuple[str, ...]) -> bool:
+    """Tell whether two subjects are one: equal, or one holds every word of the other.
+
+    >>> same_subject(("pnpm",), ("pnpm", "script")), same_subject(("pnpm",), ("npm",))
+    (True, False)
+    """
+    left, right = set(a), set(b)
+    return bool(left and right) and (left <= right or right <= left)
+
+
+def opposed(a: Stance, b: Stance) -> bool:
+    """Tell whether two stances disagree: one's do is the other's don't, or its instead.
+
+    >>> opposed(stance("always use pnpm"), stance("never use pnpm"))
+    True
+    >>> opposed(stance("use pnpm instead of npm"), stance("use npm"))
+    True
+    """
+    if same_subject(a.subject, b.subject) and a.polarity != b.polarity:
+        return True
+    return _against(a, b) or _against(b, a)
+
+
+def _against(a: Stance, b: Stance) -> bool:
+    """Tell whether ``a`` is for Y instead of X while ``b`` is for X."""
+    return bool(a.instead_of) and b.polarity > 0 and same_subject(a.instead_of, b.subject)
+
+
+def _own_words(text: str) -> str:
+    """Return ``text`` without long quotes and code; short ones are names, kept unquoted."""
+
+    def unquote(match: re.Match[str]) -> str:
+        inner = next(group for group in match.groups() if group is not None)
+        return " " if len(inner.split()) >= MIN_QUOTED_WORDS else inner
+
+    return " ".join(_QUOTED.sub(unquote, text).split()).strip(" .!")
+
+
+def _instead(said: str) -> Stance | None:
+    for pattern in _INSTEAD:
+        match = pattern.search(said)
+        if match is None:
+            continue
+        subject, instead = _words(match["y"]), _words(match["x"])
+        if subject and instead:
+            return _made(subject, 1, instead, match["y"])
+    return None
+
+
+def _dont(said: str) -> Stance | None:
+    for pattern in _DONT:
+        match = pattern.search(said)
+        if match is not None and _words(match["s"]):
+            return _made(_words(match["s"]), -1, (), match["s"])
+    return None
+
+
+def _do(said: str) -> Stance | None:
+    for pattern in _DO:
+        match = pattern.search(said)
+        if match is not None and _words(match["s"]):
+            return _made(_words(match["s"]), 1, (), match["s"])
+    return None
+
+
+def _made(subject: tuple[str, ...], polarity: int, instead: tuple[str, ...], text: str) -> Stance:
+    return Stance(subject, polarity, instead, subject_key(text))
+
+
+def _words(text: str) -> tuple[str, ...]:
+    """Return the subject words of a part of a statement: its tokens without the markers."""
+    if not _GENERIC:
+        _GENERIC.update(tokenize(_MARKERS))
+        _GENERIC.update(_MARKERS.split())
+    kept = _BECAUSE.sub("", text)
+    return tuple(dict.fromkeys(t for t in tokenize(kept) if t not in _GENERIC))

@@ -1,0 +1,118 @@
+"""A statement's stance, table-driven: English and Korean, do, don't, instead, and none."""
+
+from __future__ import annotations
+
+import pytest
+
+from artibot_memory.text.polarity import Stance, opposed, same_subject, stance
+
+DO, DONT = 1, -1
+
+# (text, subject, polarity, instead_of); polarity None: the text takes no stance.
+CASES = [
+    # English, do.
+    ("From now on always use pnpm", ("pnpm",), DO, ()),
+    ("Use pnpm", ("pnpm",), DO, ()),
+    ("I prefer yarn", ("yarn",), DO, ()),
+    ("Please use poetry for this repo", ("poetri", "repo"), DO, ()),
+    ("stick with poetry", ("poetri",), DO, ()),
+    ("Switch to uv", ("uv",), DO, ()),
+    ("We decided to use Postgres", ("postgr",), DO, ()),
+    ("Go with Redis for caching", ("redi", "cach"), DO, ()),
+    ("Always run tests before committing", ("run", "test", "commit"), DO, ()),
+    # English, do.n't
+    ("never use npm", ("npm",), DONT, ()),
+    ("Don't use pnpm", ("pnpm",), DONT, ()),
+    ("do not use black", ("black",), DONT, ()),
+    ("Stop using black", ("black",), DONT, ()),
+    ("avoid mocking the database", ("mock", "databas"), DONT, ()),
+    ("No longer use yarn", ("yarn",), DONT, ()),
+    ("You must not use eval", ("eval",), DONT, ()),
+    # English, instead.
+    ("use pnpm instead of npm", ("pnpm",), DO, ("npm",)),
+    ("Use pnpm, not npm", ("pnpm",), DO, ("npm",)),
+    ("prefer tabs over spaces", ("tab",), DO, ("space",)),
+    ("Chose argon2 over bcrypt because it is memory-hard", ("argon2",), DO, ("bcrypt",)),
+    ("Instead of pip, use uv", ("uv",), DO, ("pip",)),
+    ("ruff rather than flake8", ("ruff",), DO, ("flake8",)),
+    # Korean, do.
+    ("항상 pnpm을 써", ("pnpm",), DO, ()),
+    ("앞으로 pnpm 사용해", ("pnpm",), DO, ()),
+    ("무조건 pytest 써줘", ("pytest",), DO, ()),
+    ("pytest로 하자", ("pytest",), DO, ()),
+    # Korean, do.n't
+    ("npm 쓰지 마", ("npm",), DONT, ()),
+    ("절대 pnpm 쓰지 마", ("pnpm",), DONT, ()),
+    ("npm은 사용하지 않는다", ("npm",), DONT, ()),
+    ("uv 쓰지 말자", ("uv",), DONT, ()),
+    ("ruff format 금지", ("ruff", "format"), DONT, ()),
+    ("yarn 사용하면 안 돼", ("yarn",), DONT, ()),
+    # Korean, instead.
+    ("npm 대신 pnpm을 사용해", ("pnpm",), DO, ("npm",)),
+    ("bcrypt 대신 argon2로 하자", ("argon2",), DO, ("bcrypt",)),
+    ("yarn 말고 pnpm 써줘", ("pnpm",), DO, ("yarn",)),
+    ("pip 말고 uv 써", ("uv",), DO, ("pip",)),
+    ("black 대신 ruff format으로 하자", ("ruff", "format"), DO, ("black",)),
+    # No stance at all: questions, hypotheticals, quoted code, plain statements
+    ("Should we always use pnpm?", (), None, ()),
+    ("Why does npm fail?", (), None, ()),
+    ("npm으로 할까?", (), None, ()),
+    ("pnpm 써도 되나요", (), None, ()),
+    ("If we used yarn it would break", (), None, ()),
+    ("만약 npm을 쓰면 어떨까", (), None, ()),
+    ("the `never use eval in this code` rule fired", (), None, ()),
+    ('He wrote "do not use pnpm here" in the doc', (), None, ()),
+    ("the build is green", (), None, ()),
+    ("", (), None, ()),
+]
+
+
+@pytest.mark.parametrize(
+    ("text", "subject", "polarity", "instead"), CASES, ids=[c[0] or "empty" for c in CASES]
+)
+def test_a_statement_has_its_subject_polarity_and_instead(
+    text: str, subject: tuple[str, ...], polarity: int | None, instead: tuple[str, ...]
+) -> None:
+    found = stance(text)
+    if polarity is None:
+        assert found is None
+        return
+    assert found is not None
+    assert (found.subject, found.polarity, found.instead_of) == (subject, polarity, instead)
+
+
+def test_the_table_holds_forty_cases_and_both_languages() -> None:
+    assert len(CASES) >= 40
+    assert any("대신" in c[0] for c in CASES)
+    assert any(c[2] is None for c in CASES)
+
+
+def test_a_stance_carries_the_subject_key_of_what_it_is_about() -> None:
+    assert stance("항상 pnpm을 써") == Stance(("pnpm",), DO, (), "package-manager")
+    assert stance("avoid mocking the database") == Stance(("mock", "databas"), DONT, (), None)
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "expected"),
+    [
+        pytest.param("always use pnpm", "never use pnpm", True, id="do-dont"),
+        pytest.param("항상 pnpm 써", "pnpm 쓰지 마", True, id="korean-do-dont"),
+        pytest.param("use pnpm instead of npm", "use npm", True, id="instead"),
+        pytest.param("npm 대신 pnpm 써", "npm 써", True, id="korean-instead"),
+        pytest.param("always use pnpm", "use pnpm for scripts", False, id="agree"),
+        pytest.param("never use npm", "never use yarn", False, id="other-subject"),
+    ],
+)
+def test_two_stances_are_opposed_when_one_does_what_the_other_does_not(
+    a: str, b: str, *, expected: bool
+) -> None:
+    left, right = stance(a), stance(b)
+    assert left is not None
+    assert right is not None
+    assert opposed(left, right) is expected
+
+
+def test_a_subject_is_the_same_when_one_holds_every_word_of_the_other() -> None:
+    assert same_subject(("pnpm",), ("pnpm", "script"))
+    assert not same_subject(("pnpm",), ("npm",))
+    assert not same_subject((), ("npm",))
