@@ -36,6 +36,7 @@ from artibot_memory.cli.render import Style
 from artibot_memory.core import clock
 from artibot_memory.core.errors import UsageError
 from artibot_memory.core.project import display_name, project_of, resolve_project
+from artibot_memory.core.redact import redact
 from artibot_memory.notes.consolidate import Change, Proposal
 from artibot_memory.store.model import Memory, MemoryType, Source
 
@@ -77,13 +78,22 @@ def typed_source(args: argparse.Namespace) -> Source:
     """Return the source of a CLI save: the command line as typed, and who typed it.
 
     ``skill`` when Claude ran it (Claude Code sets ``CLAUDECODE=1`` in its shell), else
-    ``cli``. The words are those :func:`artibot_memory.cli.app.main` parsed (``argv``);
-    the line is redacted with the rest of the memory, by the save.
+    ``cli``. The words are those :func:`artibot_memory.cli.app.main` parsed (``argv``),
+    each redacted as the memory's text is: quoted and joined, a bare token in the text's
+    prose would no longer read as prose to the redactor.
     """
     channel = "skill" if os.environ.get("CLAUDECODE") == "1" else "cli"
     typed = getattr(args, "argv", None)
-    words = list(typed) if typed is not None else sys.argv[1:]
+    words = [_redacted_word(word) for word in (typed if typed is not None else sys.argv[1:])]
     return Source(channel=channel, command=shlex.join(["artibot-memory", *words]))
+
+
+def _redacted_word(word: str) -> str:
+    """Redact one word of a command line; of ``--option=value``, the value as a word."""
+    option, equals, value = word.partition("=")
+    if word.startswith("--") and equals:
+        return f"{option}={redact(value)}"
+    return redact(word)
 
 
 def _noted(saved: Memory, *, note: bool) -> list[str]:

@@ -71,7 +71,7 @@ def conflict_id(a: str, b: str) -> str:
     """Return ``cf-`` and 8 hex digits of a hash of the two ids, sorted: one id per pair.
 
     >>> conflict_id("pref-1", "pref-2")
-    'cf-1b0a1d48'
+    'cf-a606cfae'
     """
     pair = "\n".join(sorted((a, b))).encode("utf-8")
     return "cf-" + hashlib.blake2b(pair, digest_size=4).hexdigest()
