@@ -152,7 +152,7 @@ def test_search_says_how_sure_and_how_fresh_each_memory_is(
     assert stored
     for hit in stored:
         assert {"state", "confidence", "last_verified", "source", "origin", "flags"} <= set(hit)
-    rule = next(h for h in stored if h["text"] == PNPM)
+    rule = next(h for h in stored if h["text"] == PNPM.rstrip("."))
     assert rule["confidence"] > 0.8  # restated in a second session
     assert "conflicting" in rule["flags"]  # the docs sessions keep running npm
     text = _cli(capsys, "search", "pnpm npm", "--all-projects")

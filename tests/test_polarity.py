@@ -4,7 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from artibot_memory.text.polarity import Stance, opposed, same_subject, stance
+from artibot_memory.text.polarity import (
+    Stance,
+    opposed,
+    other_choice,
+    restates,
+    same_subject,
+    stance,
+)
 
 DO, DONT = 1, -1
 
@@ -53,6 +60,12 @@ CASES = [
     ("yarn 말고 pnpm 써줘", ("pnpm",), DO, ("yarn",)),
     ("pip 말고 uv 써", ("uv",), DO, ("pip",)),
     ("black 대신 ruff format으로 하자", ("ruff", "format"), DO, ("black",)),
+    # Korean, don't, with any verb; a request's verb is no part of the subject.
+    ("앞으로 PR 설명에 스크린샷은 넣지 마", ("pr", "설명", "스크린샷"), DONT, ()),
+    ("PR 설명에는 항상 스크린샷을 넣어줘", ("스크린샷",), DO, ()),
+    # Instead's X ends with its clause.
+    ("Use dayjs instead of date-fns from now on; it is smaller", ("dayj",), DO, ("date", "fn")),
+    ("From now on always use pnpm, never npm, in every project", ("pnpm",), DO, ("npm",)),
     # No stance at all: questions, hypotheticals, quoted code, plain statements
     ("Should we always use pnpm?", (), None, ()),
     ("Why does npm fail?", (), None, ()),
@@ -101,6 +114,27 @@ def test_a_stance_carries_the_subject_key_of_what_it_is_about() -> None:
         pytest.param("npm 대신 pnpm 써", "npm 써", True, id="korean-instead"),
         pytest.param("always use pnpm", "use pnpm for scripts", False, id="agree"),
         pytest.param("never use npm", "never use yarn", False, id="other-subject"),
+        pytest.param(
+            "Always add a changelog entry for every user-facing change",
+            "Never add changelog entries by hand; the release tool writes them now",
+            True,
+            id="a-shared-core",
+        ),
+        pytest.param(
+            "PR 설명에는 항상 스크린샷을 넣어줘",
+            "앞으로 PR 설명에 스크린샷은 넣지 마",
+            True,
+            id="ko-any-verb",
+        ),
+        pytest.param(
+            "Always use date-fns for date formatting",
+            "Use dayjs instead of date-fns from now on; it is smaller",
+            True,
+            id="instead-with-a-clause",
+        ),
+        pytest.param(
+            "Always run the tests before pushing", "Never push to main", False, id="one-word-only"
+        ),
     ],
 )
 def test_two_stances_are_opposed_when_one_does_what_the_other_does_not(
@@ -116,3 +150,73 @@ def test_a_subject_is_the_same_when_one_holds_every_word_of_the_other() -> None:
     assert same_subject(("pnpm",), ("pnpm", "script"))
     assert not same_subject(("pnpm",), ("npm",))
     assert not same_subject((), ("npm",))
+
+
+def test_a_subject_is_the_same_when_it_shares_a_core_of_two_words_and_two_fifths() -> None:
+    assert same_subject(
+        ("add", "changelog", "entri", "everi", "chang"), ("add", "changelog", "hand")
+    )
+    assert not same_subject(
+        ("add", "changelog", "a", "b", "c", "d"), ("add", "changelog", "e", "f", "g", "h")
+    )
+    assert not same_subject(("run", "test", "push"), ("push", "main"))
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "expected"),
+    [
+        pytest.param(
+            "We'll go with Postgres for the orders database because we need row locks",
+            "Let's go with SQLite for the orders database instead, because it is single-node",
+            True,
+            id="decision",
+        ),
+        pytest.param(
+            "Always use moment for date formatting",
+            "Always use luxon for date formatting",
+            True,
+            id="pref",
+        ),
+        pytest.param(
+            "Use Redis for the orders cache",
+            "Use Postgres for the orders database",
+            False,
+            id="two-purposes",
+        ),
+        pytest.param(
+            "Use Postgres for the orders database", "Postgres 쓰지 마", False, id="a-dont"
+        ),
+        pytest.param(
+            "Use Postgres for the orders database",
+            "Use Postgres for orders",
+            False,
+            id="same-choice",
+        ),
+    ],
+)
+def test_two_choices_for_one_purpose_are_other_choices(a: str, b: str, *, expected: bool) -> None:
+    left, right = stance(a), stance(b)
+    assert left is not None
+    assert right is not None
+    assert other_choice(left, right) is expected
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "expected"),
+    [
+        (
+            "From now on always use pnpm, never npm",
+            "Remember, we use pnpm everywhere, never npm",
+            True,
+        ),
+        ("앞으로 답변은 영어로 해줘", "답변은 항상 영어로 해줘", True),
+        ("always use pnpm", "use yarn instead of pnpm", False),
+        ("always use pnpm", "never use pnpm", False),
+        ("Always answer me in English", "앞으로 답변은 한국어로 해줘", False),
+    ],
+)
+def test_a_restatement_is_the_same_choice_the_same_way(a: str, b: str, *, expected: bool) -> None:
+    left, right = stance(a), stance(b)
+    assert left is not None
+    assert right is not None
+    assert restates(left, right) is expected

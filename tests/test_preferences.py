@@ -130,6 +130,26 @@ def test_a_later_statement_on_the_same_subject_supersedes_the_earlier(shop: Path
     assert "yarn" in named  # the change is a conflict too, named once (docs/METADATA.md §3)
 
 
+@pytest.mark.parametrize(
+    ("first", "again"),
+    [
+        ("From now on always use pnpm, never npm.", "Remember, we use pnpm everywhere, never npm."),
+        ("앞으로 답변은 영어로 해줘.", "답변은 항상 영어로 해줘."),
+    ],
+)
+def test_the_same_value_said_again_in_other_words_confirms_the_first(
+    shop: Path, memory_home: Path, first: str, again: str
+) -> None:
+    say(first, shop, session="s1")
+    [before] = stored(MemoryType.PREFERENCE)
+    say(again, shop, session="s2")
+    [after] = stored(MemoryType.PREFERENCE)  # one memory: no supersede, no conflict
+    assert (after.id, after.text, after.state) == (before.id, before.text, State.ACTIVE)
+    assert after.count == 2
+    assert after.confidence > before.confidence
+    assert not (memory_home / "conflicts").exists()
+
+
 def test_a_keyed_save_from_the_cli_supersedes_a_detected_preference(
     shop: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:

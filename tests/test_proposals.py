@@ -430,3 +430,41 @@ def test_a_decision_memory_memory_md_no_longer_lists_is_proposed_from_the_notes_
         promoted = proposals.accept(found.id)
     assert promoted.outcome == "pinned in MEMORY.md"
     assert "memory-md" in memories.get(old.id).tags
+
+
+@pytest.mark.usefixtures("memory_home")
+def test_a_liking_asked_for_again_in_other_words_in_later_sessions_is_proposed() -> None:
+    liking = "I prefer small, focused commits"
+    with freeze_time("2026-11-02 10:00:00"):
+        memories.save(
+            "preference",
+            liking,
+            state="pending",
+            source=Source(
+                channel="hook:UserPromptSubmit", session_id="1a2b3c4d-0000-4000-8000-000000000001"
+            ),
+        )
+    asks = {
+        "1a2b3c4d-0000-4000-8000-000000000001": "We need an orders table.",
+        "5e6f7a8b-0000-4000-8000-000000000002": "Commit the network split as small commits.",
+        "9c0d1e2f-0000-4000-8000-000000000003": "Commit the refund fix as two small commits.",
+        # shares no subject word with the liking: no reference
+        "3a4b5c6d-0000-4000-8000-000000000004": "Show me the diff of the cart.",
+    }
+    for day, (session, ask) in enumerate(asks.items(), start=2):
+        with freeze_time(f"2026-11-{day:02d} 11:00:00"):
+            memories.save(
+                "context",
+                f"Session {session} 2026-11-{day:02d}\nAsked: {ask}",
+                key=f"session:{session}",
+                project="/src/api",
+                tags=["session-summary"],
+                source=Source(channel="hook:SessionEnd", session_id=session),
+            )
+    with freeze_time("2026-11-10 09:00:00"):
+        [found] = proposals.proposals()
+    assert found.candidate.text == liking
+    strong = {s.name: s.evidence for s in found.assessment.strong}
+    assert strong["referenced"] == "asked for again in session 5e6f7a8b on 2026-11-03"
+    assert strong["core"].startswith("of api")  # the project it was stated in
+    assert "repeated" in strong  # its own session and the two that asked for it

@@ -74,7 +74,7 @@ def _render_lines(d: SessionDigest) -> list[str]:
     """Most useful first, so a tight ``max_chars`` cuts the least useful lines."""
     return [
         _header(d),
-        _list_line("Asked", [clip(p, 120) for p in d.prompts], 4, " | "),
+        _list_line(ASKED, [clip(p, 120) for p in d.prompts], 4, " | "),
         _list_line("Created", [_short(p, d.cwd) for p in d.files_created], 8, ", "),
         _list_line("Edited", [_short(p, d.cwd) for p in d.files_edited], 8, ", "),
         *_test_lines(d),
@@ -106,6 +106,24 @@ def _duration(seconds: float) -> str:
     minutes, secs = divmod(int(seconds), 60)
     hours, minutes = divmod(minutes, 60)
     return f"{hours}h{minutes:02d}m" if hours else f"{minutes}m" if minutes else f"{secs}s"
+
+
+ASKED = "Asked"
+
+
+def asks_of(text: str) -> list[str]:
+    r"""Return the prompts a session summary lists (its ``Asked`` line), the one reader of it.
+
+    >>> asks_of("Session 1a2b 2026-11-30\nAsked (2): fix the cart | add a test\nEdited: a.ts")
+    ['fix the cart', 'add a test']
+    >>> asks_of("Session 1a2b 2026-11-30\nAsked: fix it")
+    ['fix it']
+    """
+    for line in text.splitlines()[1:]:
+        label, colon, rest = line.partition(": ")
+        if colon and (label == ASKED or label.startswith(f"{ASKED} (")):
+            return [ask for ask in rest.split(" | ") if ask and not ask.startswith("+")]
+    return []
 
 
 def _list_line(label: str, items: tuple[str, ...] | list[str], top: int, sep: str) -> str:

@@ -27,17 +27,20 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from typing import Any
 
+from artibot_memory.capture.summary import asks_of
 from artibot_memory.core.project import display_name
 from artibot_memory.notes.consolidate import DECISION_TAG, Item
 from artibot_memory.notes.promotion import Assessment, Candidate, Sighting
 from artibot_memory.store import layers
 from artibot_memory.store.model import Memory, MemoryType, Scope, State
 from artibot_memory.text import markdown
+from artibot_memory.text.polarity import stance
 from artibot_memory.text.subjects import subject_key
-from artibot_memory.text.tokens import normalize_text
+from artibot_memory.text.tokens import normalize_text, tokenize
 
 SESSION_KEY = "session:"  # a session summary's key starts so (api/memories.SESSION_KEY)
 SUMMARY_TAG = "session-summary"
+MIN_ASKED_WORDS = 2  # subject words a later prompt shares with a candidate to refer to it
 SESSION_SOURCE = re.compile(r"^session ([0-9A-Za-z]+):")
 PREFERENCE_NOTE = re.compile(r"^(?:preference detected|선호 감지)\s*:", re.IGNORECASE)
 
@@ -123,12 +126,15 @@ def from_memory(memory: Memory, records: Sequence[Memory]) -> Proposal:
         ref=memory.id,
         text=memory.text,
         kind=_kind_of(memory),
-        project=display_name(memory.project) if memory.project else None,
+        project=_project_of(memory, records),
         person=_person_of(memory),
         confidence=memory.confidence,
-        sightings=tuple(
-            Sighting(e.at, e.session_id, getattr(e, "kind", None) or "stated", memory.id)
-            for e in memory.evidence
+        sightings=(
+            *(
+                Sighting(e.at, e.session_id, getattr(e, "kind", None) or "stated", memory.id)
+                for e in memory.evidence
+            ),
+            *asked_again(memory, records),
         ),
         accessed=memory.last_accessed,
         access_count=memory.access_count,
@@ -136,6 +142,47 @@ def from_memory(memory: Memory, records: Sequence[Memory]) -> Proposal:
         related=_related(memory.id, memory.key or subject_key(memory.text), memory, records),
     )
     return Proposal(proposal_id(memory.id), candidate, Assessment(), memory.id, [memory.id])
+
+
+def _project_of(memory: Memory, records: Sequence[Memory]) -> str | None:
+    """Return a memory's project, or for a global one the project it was first stated in."""
+    if memory.project:
+        return display_name(memory.project)
+    first = min(memory.evidence, key=lambda e: e.at, default=None)
+    session = first.session_id if first is not None else memory.source.session_id
+    summary = next((m for m in records if m.key == f"{SESSION_KEY}{session}"), None)
+    return display_name(summary.project) if summary and summary.project else None
+
+
+def asked_again(memory: Memory, records: Sequence[Memory]) -> tuple[Sighting, ...]:
+    """Return the later sessions whose prompts asked for what ``memory`` says, in other words.
+
+    A prompt of another, later session (read from its summary's ``Asked`` line) that holds
+    at least :data:`MIN_ASKED_WORDS` of the memory's subject words, and half of them, refers
+    to it ("Commit the network split as small commits" after "I prefer small, focused
+    commits"): a sighting of kind ``asked``, where the summary's id.
+    """
+    words = _subject_words(memory.text)
+    if len(words) < MIN_ASKED_WORDS:
+        return ()
+    own = {e.session_id for e in memory.evidence} | {memory.source.session_id}
+    first = min((e.at for e in memory.evidence), default=memory.created_at)
+    found = []
+    for summary in records:
+        session = summary.source.session_id
+        if not _is_summary(summary) or session in own or summary.created_at <= first:
+            continue
+        for ask in asks_of(summary.text):
+            shared = words & set(tokenize(ask))
+            if len(shared) >= max(MIN_ASKED_WORDS, len(words) / 2):
+                found.append(Sighting(summary.created_at, session, "asked", summary.id))
+                break
+    return tuple(found)
+
+
+def _subject_words(text: str) -> set[str]:
+    said = stance(text)
+    return set(said.subject) if said is not None else set(tokenize(text))
 
 
 def _kind_of(memory: Memory) -> str:

@@ -6,9 +6,11 @@ docs/METADATA.md §3 is the contract. Two memories conflict when (:func:`kind_of
   superseded the old one: ``details["supersedes"]``);
 - **polarity**: two preferences on the same subject, one do and one don't ("always use
   pnpm" / "don't use pnpm", "항상 pnpm 써" / "pnpm 쓰지 마"; :mod:`artibot_memory.text.polarity`);
-- **instead**: "use Y instead of X" against "use X";
-- **decision**: two decisions of one project that disagree (opposed stances, or the same
-  subject key settled on different things);
+- **instead**: "use Y instead of X" against "use X", or two preferences choosing different
+  things for one purpose ("always use date-fns for dates" / "always use luxon for dates");
+- **decision**: two decisions of one project that disagree (opposed stances, the same
+  subject key settled on different things, or different choices for one purpose: "go with
+  Postgres for the orders database" / "go with SQLite for the orders database");
 - **behaviour**: a stated preference and a command that keeps contradicting it (found by
   :mod:`artibot_memory.api.conflicts` from the counter-evidence).
 
@@ -33,7 +35,7 @@ from artibot_memory.core.project import display_name
 from artibot_memory.store.ledger import OPEN, RESOLVED, Entry, Side, read_side
 from artibot_memory.store.model import Memory, MemoryType, Scope, State
 from artibot_memory.text.markdown import Line, parse, render
-from artibot_memory.text.polarity import Stance, opposed, same_subject, stance
+from artibot_memory.text.polarity import Stance, opposed, other_choice, same_subject, stance
 from artibot_memory.text.trim import clip
 
 SAME_KEY, POLARITY, INSTEAD, DECISION, BEHAVIOUR = (
@@ -125,8 +127,8 @@ def kind_of(a: Memory, b: Memory) -> tuple[str, str] | None:
     if left is None or right is None:
         return None
     kind = _stance_kind(left, right)
-    if both_decisions and kind is None and _settled_apart(left, right):
-        kind = DECISION
+    if kind is None and (_settled_apart(left, right) or other_choice(left, right)):
+        kind = DECISION if both_decisions else INSTEAD  # another choice for one purpose
     if kind is None:
         return None
     return (DECISION if both_decisions else kind), _label(left, right)

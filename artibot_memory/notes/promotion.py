@@ -42,7 +42,8 @@ from datetime import datetime
 from artibot_memory.core.config import Config
 
 PROPOSE, REVIEW, NONE = "propose", "review", "none"
-REFERRING = frozenset({"stated", "used"})  # what a later session does that refers to it
+REFERRING = frozenset({"stated", "used", "asked"})  # a later session's reference to it
+_REFERRED = {"stated": "stated again", "used": "followed", "asked": "asked for again"}
 USEFUL_KINDS = frozenset({"preference", "decision", "lesson"})
 DEFAULTS: Mapping[str, float] = {
     "promotion.repeat_min": 3,
@@ -191,7 +192,7 @@ def referenced(candidate: Candidate) -> Signal | None:
     ]
     if later:
         again = later[0]
-        how = "stated again" if again.kind == "stated" else "followed"
+        how = _REFERRED[again.kind]
         return Signal("referenced", f"{how} in session {str(again.session)[:8]} on {again.day}")
     last = candidate.accessed
     if last is not None and candidate.access_count and (first is None or _day(last) > first.day):

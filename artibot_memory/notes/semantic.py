@@ -38,6 +38,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
+from artibot_memory.capture.summary import asks_of
 from artibot_memory.core.project import display_name
 from artibot_memory.store import layers
 from artibot_memory.store.model import Memory, MemoryType, Scope, State
@@ -247,12 +248,12 @@ def status_of(summary: Memory) -> str:
     >>> status_of(m)
     'Status: last session 2026-11-30, branch fix/login; asked: fix it'
     """
-    head, *rest = summary.text.splitlines() or [""]
+    head = (summary.text.splitlines() or [""])[0]
     parts = [f"Status: last session {local_date(summary.last_seen)}"]
     branch = _BRANCH.search(head)
     parts += [f"branch {branch.group('branch').strip()}"] if branch else []
-    asked = next((line[len("Asked: ") :] for line in rest if line.startswith("Asked: ")), "")
-    done = f"; asked: {clip(asked.split(' | ')[0], 90)}" if asked else ""
+    asked = asks_of(summary.text)
+    done = f"; asked: {clip(asked[0], 90)}" if asked else ""
     return ", ".join(parts) + done
 
 

@@ -7,7 +7,9 @@ On every save, in this order (DESIGN.md, non-negotiable 3):
 
    - same ``key`` in the same project (any type; a project's value of a key leaves the
      global one alone): for a preference with new text, the new value wins and the
-     old entry becomes ``superseded`` (kept as history, linked in ``related``); for a
+     old entry becomes ``superseded`` (kept as history, linked in ``related``), unless the
+     new text says the same value again in other words (:func:`_restated`: merged as a
+     repeat, below); for a
      context (a session summary keyed by session id) the entry is updated in place;
    - no key: same ``signature`` (commands, errors) or same normalised text (preferences,
      contexts), in the same project: the repeat is merged (count and failures, last seen,
@@ -27,6 +29,7 @@ from datetime import datetime
 from artibot_memory.store import evidence
 from artibot_memory.store.model import Evidence, Memory, MemoryType, State, clean_tags
 from artibot_memory.store.table import StoreSpec
+from artibot_memory.text.polarity import restates, stance
 from artibot_memory.text.tokens import normalize_text
 
 MAX_EVIDENCE = 20
@@ -121,12 +124,24 @@ def absorb(
         twins.add(new)
         return new
     if new.key is not None and normalize_text(twin.text) != normalize_text(new.text):
+        if new.type is MemoryType.PREFERENCE and _restated(twin, new):
+            return _merge(twin, new, spec, now)  # the same value in other words: evidence
         if new.type is MemoryType.PREFERENCE:
             stored = _supersede(entries, twin, new, now)
             twins.add(stored)
             return stored
         return _replace_in_place(twin, new, spec, now)
     return _merge(twin, new, spec, now)
+
+
+def _restated(old: Memory, new: Memory) -> bool:
+    """Tell whether a preference's new text says its key's value again, in other words.
+
+    "Remember, we use pnpm everywhere" after "always use pnpm, never npm" confirms the old
+    memory (its text kept, the sighting added to its evidence); "use yarn" replaces it.
+    """
+    before, after = stance(old.text), stance(new.text)
+    return before is not None and after is not None and restates(before, after)
 
 
 def _supersede(entries: list[Memory], old: Memory, new: Memory, now: datetime) -> Memory:

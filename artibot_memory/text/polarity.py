@@ -39,9 +39,11 @@ from dataclasses import dataclass
 from artibot_memory.text.subjects import subject_key
 from artibot_memory.text.tokens import tokenize
 
-__all__ = ["Stance", "opposed", "same_subject", "stance"]
+__all__ = ["Stance", "opposed", "other_choice", "restates", "same_subject", "stance"]
 
 MIN_QUOTED_WORDS = 3  # as capture/prompts: a quote this long is someone's words, not a name
+MIN_SHARED = 2  # words two subjects share, at the least, to be one without one holding the other
+MIN_SHARE = 0.4  # ... and that share of the shorter subject
 _I = re.IGNORECASE
 
 _QUOTED = re.compile(r"`([^`]*)`|\"([^\"]*)\"|“([^”]*)”")
@@ -65,6 +67,7 @@ _INSTEAD = (  # (pattern, which group is Y, which is X)
     re.compile(r"^(?P<y>.+?)\s*,\s*(?:not|never|and\s+not|but\s+not|no)\s+(?P<x>.+)$", _I),
     re.compile(r"^(?P<x>.+?)\s*(?:대신(?:에)?|말고|보다는?)\s+(?P<y>.+)$"),
 )
+_CLAUSE_END = re.compile(r"\s*[;:.!]\s+|\s*,\s+|\s+-+\s+")  # "instead of X; it is smaller"
 _DONT = (
     re.compile(
         r"\b(?:never|don'?t|dont|do\s+not|avoid|stop(?:\s+using)?|no\s+longer|must\s+not|mustn'?t"
@@ -72,7 +75,7 @@ _DONT = (
         _I,
     ),
     re.compile(
-        r"(?P<s>.+?)\s*(?:(?:쓰|사용하|하|돌리|설치하)지\s*(?:마|말|않)|(?:쓰|사용하)면\s*안|금지)"
+        r"(?P<s>.+?)\s*[가-힣]+지\s*(?:마|말|않)|(?P<t>.+?)\s*(?:(?:쓰|사용하)면\s*안|금지)"
     ),
 )
 _DO = (
@@ -87,9 +90,13 @@ _DO = (
     ),
 )
 _MARKERS = """always never dont don't do not avoid stop using use no longer must should prefer
-    instead rather over please from now on default stick with switch go chose choose decided
-    decide pick we'll will it's 항상 언제나 무조건 앞으로 늘 절대 쓰지 마 말고 대신 사용 사용해
-    사용하지 않 않는다 않아 써 써줘 쓰자 해 해줘 하자 하지 금지 하기로 결정 정했다 로 으로"""
+    instead rather over please from now on remember default stick with switch go chose choose
+    decided decide pick we'll will it's
+    항상 언제나 무조건 앞으로 늘 절대 쓰지 마 말고 대신 사용 사용해 사용하지 않 않는다 않아
+    써 써줘 쓰자 해 해줘 하자 하지 금지 하기로 결정 정했다 로 으로"""
+# A Korean request's verb ("넣어줘", "써줘", "해라") is no part of what it is about: the don't
+# side's verb ("넣지 마") is left out by its pattern, the do side's here.
+_KO_VERB = re.compile(r"^[가-힣]+(?:어줘|아줘|해줘|여줘|줘|어라|아라|해라)$")
 _GENERIC: set[str] = set()  # the markers' tokens, made on first use
 
 
@@ -123,13 +130,68 @@ def stance(text: str) -> Stance | None:
 
 
 def same_subject(a: tuple[str, ...], b: tuple[str, ...]) -> bool:
-    """Tell whether two subjects are one: equal, or one holds every word of the other.
+    """Tell whether two subjects are one: one holds the other, or they share a core.
+
+    The core is at least :data:`MIN_SHARED` words, and at least :data:`MIN_SHARE` of the
+    shorter subject ("add a changelog entry for every change" / "add changelog entries by
+    hand").
 
     >>> same_subject(("pnpm",), ("pnpm", "script")), same_subject(("pnpm",), ("npm",))
     (True, False)
+    >>> entry = ("add", "changelog", "entri")
+    >>> same_subject((*entry, "everi", "chang"), (*entry, "hand"))
+    True
+    >>> same_subject(("run", "test", "push"), ("push", "main"))
+    False
     """
     left, right = set(a), set(b)
-    return bool(left and right) and (left <= right or right <= left)
+    if not (left and right):
+        return False
+    if left <= right or right <= left:
+        return True
+    shared = len(left & right)
+    return shared >= MIN_SHARED and shared >= MIN_SHARE * min(len(left), len(right))
+
+
+def other_choice(a: Stance, b: Stance) -> bool:
+    """Tell whether two stances choose different things for one purpose, both for it.
+
+    A choice is the first word of the subject, its purpose the rest: "go with Postgres for
+    the orders database" and "go with SQLite for the orders database" (the same purpose,
+    one within the other) disagree; "... for the orders cache" is another purpose.
+
+    >>> other_choice(stance("We'll go with Postgres for the orders database"),
+    ...              stance("Let's go with SQLite for the orders database instead"))
+    True
+    >>> other_choice(stance("Use Redis for the orders cache"),
+    ...              stance("use Postgres for the orders database"))
+    False
+    """
+    if a.polarity < 0 or b.polarity < 0 or len(a.subject) < 2 or len(b.subject) < 2:  # noqa: PLR2004 - a choice and a purpose
+        return False
+    if a.subject[0] == b.subject[0] or a.subject[0] in b.subject or b.subject[0] in a.subject:
+        return False
+    left, right = set(a.subject[1:]), set(b.subject[1:])
+    return left <= right or right <= left
+
+
+def restates(a: Stance, b: Stance) -> bool:
+    """Tell whether ``b`` says what ``a`` says again: the same choice, the same way.
+
+    >>> restates(stance("From now on always use pnpm, never npm"),
+    ...          stance("we use pnpm everywhere, never npm"))
+    True
+    >>> restates(stance("always use pnpm"), stance("use yarn instead of pnpm"))
+    False
+    >>> restates(stance("Always use moment for dates"), stance("Always use luxon for dates"))
+    False
+    """
+    if a.polarity != b.polarity or not (a.subject and b.subject):
+        return False
+    if set(a.instead_of) & set(b.subject) or set(b.instead_of) & set(a.subject):
+        return False
+    left, right = set(a.subject), set(b.subject)
+    return a.subject[0] == b.subject[0] or left <= right or right <= left
 
 
 def opposed(a: Stance, b: Stance) -> bool:
@@ -165,7 +227,7 @@ def _instead(said: str) -> Stance | None:
         match = pattern.search(said)
         if match is None:
             continue
-        subject, instead = _words(match["y"]), _words(match["x"])
+        subject, instead = _words(match["y"]), _words(_CLAUSE_END.split(match["x"], 1)[0])
         if subject and instead:
             return _made(subject, 1, instead, match["y"])
     return None
@@ -174,8 +236,9 @@ def _instead(said: str) -> Stance | None:
 def _dont(said: str) -> Stance | None:
     for pattern in _DONT:
         match = pattern.search(said)
-        if match is not None and _words(match["s"]):
-            return _made(_words(match["s"]), -1, (), match["s"])
+        part = match and next((g for g in match.groups() if g), None)
+        if part and _words(part):
+            return _made(_words(part), -1, (), part)
     return None
 
 
@@ -197,4 +260,5 @@ def _words(text: str) -> tuple[str, ...]:
         _GENERIC.update(tokenize(_MARKERS))
         _GENERIC.update(_MARKERS.split())
     kept = _BECAUSE.sub("", text)
-    return tuple(dict.fromkeys(t for t in tokenize(kept) if t not in _GENERIC))
+    words = (t for t in tokenize(kept) if not _KO_VERB.match(t))
+    return tuple(dict.fromkeys(t for t in words if t not in _GENERIC))
