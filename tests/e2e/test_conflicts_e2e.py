@@ -40,8 +40,8 @@ OLD = "From now on always use pnpm, never npm, in every project."
 NEW = "From now on always use yarn, never pnpm, in every project."
 
 
-def _preference(memory_home: Path, word: str) -> dict[str, object]:
-    found = [m for m in memories(memory_home, "preference") if word in str(m["text"])]
+def _preference(memory_home: Path, words: str) -> dict[str, object]:
+    found = [m for m in memories(memory_home, "preference") if words in str(m["text"])]
     assert len(found) == 1, found
     return found[0]
 
@@ -77,7 +77,8 @@ def test_a_contradicting_preference_is_named_at_the_next_session_start_and_resol
     assert conflict not in start_context(fake_api)  # named once
 
     memory_cli(place.memory_home, "conflicts", "resolve", conflict, "--keep", "old")
-    assert _preference(place.memory_home, "pnpm")["state"] == "active"
+    assert _preference(place.memory_home, "always use pnpm")["state"] == "active"
+    assert _preference(place.memory_home, "always use yarn")["state"] == "superseded"
     history = json.loads(
         memory_cli(place.memory_home, "search", "yarn", "--state", "superseded", "--json")
     )
