@@ -70,25 +70,26 @@ def on_session_start(payload: Payload) -> Payload | None:
     report = prune(lock_timeout=START_LOCK_TIMEOUT)
     for problem in report.unusable:
         write_log(f"SessionStart: prune: {problem}")
+    maintain()
     return start_session(payload)
 
 
 def ingest(*, then_prune: bool = False) -> IngestReport:
     """Drain the journal into the stores, handling deferred prompts and session ends.
 
-    With ``then_prune``, prune after it: what a SessionStart served from the index leaves to
-    its worker. Projects whose session ended (or was checkpointed before a compaction) or
-    started get their SessionStart context rendered afresh once the stores are written (the
-    access counts a start journaled change them), so the next session there starts on the
-    fast path.
+    With ``then_prune``, prune after it, then :func:`maintain`: what a SessionStart served
+    from the index leaves to its worker. Projects whose session ended (or was checkpointed
+    before a compaction) or started get their SessionStart context rendered afresh once the
+    stores are written (the access counts a start journaled change them), so the next
+    session there starts on the fast path.
     """
     report = ingest_journal(on_deferred=process_deferred)
     if then_prune:
         pruned = prune(lock_timeout=START_LOCK_TIMEOUT)
         for problem in pruned.unusable:
             write_log(f"SessionStart: prune: {problem}")
+        maintain()
     if report.records:
-        relate_memories()
         refresh_memory_md()  # first: a start cache quotes MEMORY.md's lines
     touched = {project_of(_text(r, "cwd")) for r in report.deferred if r.get("event") in REFRESHED}
     for project in touched:
@@ -108,11 +109,15 @@ def refresh_memory_md() -> None:
         log_failure("MEMORY.md", exc)
 
 
-def relate_memories() -> None:
-    """Link the memories that share a key, an entity or a conflict; a failure is only logged.
+def maintain() -> None:
+    """Do a session start's maintenance, in its worker: conflicts over every pair, then links.
 
-    Once per run that stored something: after an ingest, after a session summary.
+    The conflict scan finds pairs no save compared (memories kept before conflicts were
+    checked, a hand edit); the links (``related``) follow the conflicts. Neither is in the
+    SessionEnd worker's time: a save is checked as it is written, and links can wait for
+    the next start. A failure of either is only logged.
     """
+    conflicts.scan_logged()
     try:
         relate()
     except Exception as exc:  # noqa: BLE001 - links are derived: never worth a lost session
@@ -285,7 +290,6 @@ def save_summary(payload: Payload, event: str) -> None:
         },
     )
     _note_day(digest, session_id, project, event)
-    conflicts.scan_logged()  # maintenance, once per worker run; a failure is only logged
     if event == "SessionEnd":
         _auto_promote(project)
 
@@ -357,6 +361,5 @@ def handle(event: str, payload: Payload) -> Payload | None:
     handler = HANDLERS.get(event)
     output = handler(payload if isinstance(payload, dict) else {}) if handler else None
     if event in SUMMARIES:
-        relate_memories()
         refresh_memory_md()
     return output

@@ -5,7 +5,8 @@ docs/METADATA.md §3 is the contract; the rules are :mod:`artibot_memory.notes.c
 - :func:`check`, after every save (:func:`artibot_memory.api.memories.save_many`): the
   preferences and decisions just stored against the others; never raises (a failure is
   logged, the save is kept);
-- :func:`scan`, once per SessionEnd worker run: every live preference and decision pair;
+- :func:`scan`, once per session start's worker (``lifecycle.maintain``): every live
+  preference and decision pair;
 - :func:`contradicted`, after an ingest stored commands: a command against a stated
   preference of its subject (``npm install`` against "use pnpm") is counter-evidence, one
   per session; over ``conflicts.behaviour_sessions`` sessions it is a conflict;
@@ -124,11 +125,11 @@ def _words_of(memory: Memory) -> set[str]:
 
 
 def scan_logged(home: Path | None = None) -> None:
-    """Run :func:`scan`; a failure is logged, never raised (the SessionEnd worker calls it)."""
+    """Run :func:`scan`; a failure is logged, never raised (a session start's worker calls it)."""
     try:
         scan(home)
     except Exception as exc:  # noqa: BLE001 - maintenance must never break a session's end
-        log_failure("SessionEnd: conflicts", exc)
+        log_failure("SessionStart: conflicts", exc)
 
 
 def _pool(home: Path | None, *, decisions: bool) -> list[Memory]:
