@@ -505,6 +505,7 @@ def seed_homes(root: Path) -> tuple[Path, Path, dict[str, int], dict[str, str]]:
     counts = corpus.seed_full_home(full, clock.now())
     index.rebuild(full)  # a home in use has its index in step (copy_home keeps it so)
     render_memory_md(full)  # and its MEMORY.md, rendered by every session before this one
+    maintained(full)  # and its links and conflicts, as the session starts before left them
     known = known_error(full)
     with_journal = root / "seed-journal"
     copy_home(full, with_journal)
@@ -527,6 +528,24 @@ def render_memory_md(home: Path) -> None:
     except ImportError:
         return
     refresh(home)
+
+
+def maintained(home: Path) -> None:
+    """Run a session start's maintenance on ``home`` (issue 14): its links, its conflicts.
+
+    A home in use has had both from every session start before the timed one; a checkout
+    from before them has no ``lifecycle.maintain``: nothing to do there.
+    """
+    from artibot_memory import lifecycle  # noqa: PLC0415
+
+    maintain = getattr(lifecycle, "maintain", None)
+    if maintain is None:
+        return
+    os.environ["ARTIBOT_MEMORY_HOME"] = str(home)
+    try:
+        maintain()
+    finally:
+        del os.environ["ARTIBOT_MEMORY_HOME"]
 
 
 def known_error(home: Path) -> dict[str, str]:

@@ -20,6 +20,7 @@ Nothing is ever deleted: a resolution changes states and appends a line.
 
 from __future__ import annotations
 
+import functools
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -348,6 +349,9 @@ def contradicted(
         return []
 
 
+_tool_key = functools.lru_cache(maxsize=256)(subject_key)  # a tool's key, once per name
+
+
 def _tool(command: str) -> str | None:
     """Return the program of a command line when it is a tool of a preference (npm, pip)."""
     program = (program_and_target(command)[0] or "").split(" ")[0]
@@ -359,12 +363,13 @@ def _contradicted(
 ) -> list[ledger.Entry]:
     now = clock.now()
     pairs: list[tuple[str, Memory]] = []
-    stored = Store(spec_for(MemoryType.PREFERENCE), home).load()
+    stored = [p for p in Store(spec_for(MemoryType.PREFERENCE), home).load() if _of_tools(p)]
     if not any(_new_against(p, c, s, t) for p in stored for c, s, t in runs):
         return []  # the usual case: nothing written
+    wanted = {p.id for p in stored}
 
     def change(_spec: object, entries: list[Memory], _ids: object) -> None:
-        for preference in entries:
+        for preference in (p for p in entries if p.id in wanted):
             for command, session, tool in runs:
                 if _against(preference, command, tool) and _count_against(
                     preference, command, session, now
@@ -384,13 +389,21 @@ def _contradicted(
     return record(found, home)
 
 
+def _of_tools(preference: Memory) -> bool:
+    """Tell whether a preference is an active one about tools a command shows (the few)."""
+    if preference.state is not State.ACTIVE:
+        return False
+    said = stance(preference.text)
+    return (preference.key or (said.key if said else None)) in BEHAVIOUR_KEYS
+
+
 def _against(preference: Memory, command: Memory, tool: str) -> bool:
     if preference.state is not State.ACTIVE or (
         preference.project and preference.project != command.project
     ):
         return False
     said = stance(preference.text)
-    key = subject_key(tool)
+    key = _tool_key(tool)
     if said is None or key is None or (said.key or preference.key) != key:
         return False
     name = tokenize(tool)
