@@ -220,3 +220,25 @@ def test_a_restatement_is_the_same_choice_the_same_way(a: str, b: str, *, expect
     assert left is not None
     assert right is not None
     assert restates(left, right) is expected
+
+
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [
+        # one shared word that is not what the other is about
+        ("Never push directly to main; open a pull request", "Prefer requests over axios"),
+        # two keys: two subjects, whatever the words
+        (
+            "Use poetry for terraform projects, not yarn",
+            "Use pnpm for terraform projects, not yarn",
+        ),
+        # another choice, but for a purpose of one word the other merely mentions
+        ("Prefer dataclasses to dicts in reports", "For local development use sqlite in reports"),
+    ],
+)
+def test_statements_that_only_brush_each_other_are_not_opposed(a: str, b: str) -> None:
+    left, right = stance(a), stance(b)
+    assert left is not None
+    assert right is not None
+    assert not opposed(left, right)
+    assert not other_choice(left, right)

@@ -39,7 +39,7 @@ from dataclasses import dataclass
 from artibot_memory.text.subjects import subject_key
 from artibot_memory.text.tokens import tokenize
 
-__all__ = ["Stance", "opposed", "other_choice", "restates", "same_subject", "stance"]
+__all__ = ["Stance", "opposed", "other_choice", "other_keys", "restates", "same_subject", "stance"]
 
 MIN_QUOTED_WORDS = 3  # as capture/prompts: a quote this long is someone's words, not a name
 MIN_SHARED = 2  # words two subjects share, at the least, to be one without one holding the other
@@ -97,6 +97,7 @@ _MARKERS = """always never dont don't do not avoid stop using use no longer must
 # A Korean request's verb ("넣어줘", "써줘", "해라") is no part of what it is about: the don't
 # side's verb ("넣지 마") is left out by its pattern, the do side's here.
 _KO_VERB = re.compile(r"^[가-힣]+(?:어줘|아줘|해줘|여줘|줘|어라|아라|해라)$")
+_HANGUL = re.compile(r"[가-힣]")
 _GENERIC: set[str] = set()  # the markers' tokens, made on first use
 
 
@@ -143,14 +144,29 @@ def same_subject(a: tuple[str, ...], b: tuple[str, ...]) -> bool:
     True
     >>> same_subject(("run", "test", "push"), ("push", "main"))
     False
+    >>> same_subject(("request",), ("push", "main", "pull", "request"))  # a passer-by
+    False
     """
     left, right = set(a), set(b)
     if not (left and right):
         return False
-    if left <= right or right <= left:
+    if left == right:
         return True
+    small, large = (a, b) if len(left) <= len(right) else (b, a)
+    if set(small) <= set(large):  # one word alone must be the other's head, not a passer-by
+        return len(set(small)) >= MIN_SHARED or small[0] in _heads(large)
     shared = len(left & right)
     return shared >= MIN_SHARED and shared >= MIN_SHARE * min(len(left), len(right))
+
+
+def _heads(subject: tuple[str, ...]) -> set[str]:
+    """Return what a subject is mainly about: its first word, and its last Korean one.
+
+    English names the thing first ("pnpm for scripts"); Korean puts it last before the verb
+    ("PR 설명에 스크린샷").
+    """
+    korean = [word for word in subject if _HANGUL.search(word)]
+    return {subject[0], *korean[-1:]}
 
 
 def other_choice(a: Stance, b: Stance) -> bool:
@@ -158,7 +174,8 @@ def other_choice(a: Stance, b: Stance) -> bool:
 
     A choice is the first word of the subject, its purpose the rest: "go with Postgres for
     the orders database" and "go with SQLite for the orders database" (the same purpose,
-    one within the other) disagree; "... for the orders cache" is another purpose.
+    one within the other: equal, or the smaller of at least two words) disagree; "... for
+    the orders cache" is another purpose.
 
     >>> other_choice(stance("We'll go with Postgres for the orders database"),
     ...              stance("Let's go with SQLite for the orders database instead"))
@@ -169,10 +186,15 @@ def other_choice(a: Stance, b: Stance) -> bool:
     """
     if a.polarity < 0 or b.polarity < 0 or len(a.subject) < 2 or len(b.subject) < 2:  # noqa: PLR2004 - a choice and a purpose
         return False
+    if other_keys(a, b):
+        return False
     if a.subject[0] == b.subject[0] or a.subject[0] in b.subject or b.subject[0] in a.subject:
         return False
     left, right = set(a.subject[1:]), set(b.subject[1:])
-    return left <= right or right <= left
+    if left == right:
+        return True
+    small = min(left, right, key=len)
+    return len(small) >= MIN_SHARED and (left <= right or right <= left)
 
 
 def restates(a: Stance, b: Stance) -> bool:
@@ -194,6 +216,15 @@ def restates(a: Stance, b: Stance) -> bool:
     return a.subject[0] == b.subject[0] or left <= right or right <= left
 
 
+def other_keys(a: Stance, b: Stance) -> bool:
+    """Tell whether two stances are about subjects of two different keys (never one).
+
+    >>> other_keys(stance("use poetry, not pip"), stance("use pnpm, not yarn"))
+    True
+    """
+    return a.key is not None and b.key is not None and a.key != b.key
+
+
 def opposed(a: Stance, b: Stance) -> bool:
     """Tell whether two stances disagree: one's do is the other's don't, or its instead.
 
@@ -202,6 +233,8 @@ def opposed(a: Stance, b: Stance) -> bool:
     >>> opposed(stance("use pnpm instead of npm"), stance("use npm"))
     True
     """
+    if other_keys(a, b):
+        return False
     if same_subject(a.subject, b.subject) and a.polarity != b.polarity:
         return True
     return _against(a, b) or _against(b, a)
