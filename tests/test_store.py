@@ -126,3 +126,14 @@ def test_a_file_moved_aside_keeps_its_bytes_under_a_timestamped_name(memory_home
     assert not path.exists()
     assert moved.read_bytes() == b"broken"
     assert moved.name.startswith("command-history.json.corrupt-")
+
+
+def test_a_list_of_objects_with_ids_inside_a_memory_stays_on_its_line(memory_home: Path) -> None:
+    conflicts = [{"id": f"cf-{n}", "with": f"pref-{n}", "status": "open"} for n in range(3)]
+    saved = memories.save("preference", "Use pnpm", details={"conflicts": conflicts})
+    memories.save("preference", "Use tabs")
+    raw = (memory_home / "user-preferences.json").read_bytes()
+    lines = raw.splitlines()[1:-1]
+    parsed = [json.loads(line.rstrip(b",")) for line in lines]  # each line one whole entry
+    assert len(parsed) == 2
+    assert next(e for e in parsed if e["id"] == saved.id)["details"]["conflicts"] == conflicts

@@ -22,6 +22,8 @@ True
 
 from __future__ import annotations
 
+import re
+
 SCHEMA_VERSION = 1
 
 TYPE_CHECKING = False  # typing costs an import on the hook's fast path
@@ -29,20 +31,26 @@ if TYPE_CHECKING:
     from typing import Any
 
 
+# Where the next entry starts: `},{"id":"…","type":"`, the id a JSON string (escapes kept).
+_ENTRY_START = re.compile(rb'\},\{"id":"(?=(?:[^"\\]|\\.)*","type":")')
+
+
 def encode(entries_json: bytes) -> bytes:
     r"""Frame the JSON array of a store's entries as the store file's bytes, one per line.
 
     One entry per line: a person reading the file sees one memory a line, and the write
     path (core/disk.py) re-reads only the lines a write changed. The break goes where one
-    object ends and the next (its ``id`` first) starts; within a string a quote is always
-    escaped, so no string is ever cut.
+    entry ends and the next starts: an object whose first fields are ``id`` then ``type``,
+    as every memory is written. Within a string a quote is always escaped, so no string is
+    ever cut, and a list of objects inside an entry (a memory's conflicts, each with its own
+    ``id``) stays on its entry's line.
 
-    >>> encode(b'[{"id":"a","x":[{"id":"n"}]},{"id":"b"}]')
-    b'{"schema_version":1,"entries":[\n{"id":"a","x":[{"id":"n"}]},\n{"id":"b"}\n]}'
+    >>> encode(b'[{"id":"a","type":"t","x":[{"id":"n","w":1},{"id":"m"}]},{"id":"b","type":"t"}]')
+    b'{"schema_version":1,"entries":[\n{"id":"a","type":"t","x":[{"id":"n","w":1},{"id":"m"}]},\n{"id":"b","type":"t"}\n]}'
     """
     if entries_json.strip() == b"[]":
         return b'{"schema_version":%d,"entries":[]}' % SCHEMA_VERSION
-    rows = entries_json.strip()[1:-1].replace(b'},{"id":"', b'},\n{"id":"')
+    rows = _ENTRY_START.sub(b'},\n{"id":"', entries_json.strip()[1:-1])
     return b'{"schema_version":%d,"entries":[\n%s\n]}' % (SCHEMA_VERSION, rows)
 
 
@@ -57,9 +65,10 @@ def entries_holding(raw: bytes, text: str) -> list[Any] | None:
     ``text`` may be escaped in more than one way (non-ASCII, control characters): then
     parse it whole, with :func:`current_entries`.
 
-    >>> raw = encode(b'[{"id":"e1","signature":"a \\"b\\""},{"id":"e2","signature":"c"}]')
+    >>> raw = encode(b'[{"id":"e1","type":"error","signature":"a \\"b\\""},'
+    ...              b'{"id":"e2","type":"error","signature":"c"}]')
     >>> entries_holding(raw, 'a "b"'), entries_holding(raw, "zzz")
-    ([{'id': 'e1', 'signature': 'a "b"'}], [])
+    ([{'id': 'e1', 'type': 'error', 'signature': 'a "b"'}], [])
     >>> entries_holding(b'{"entries": []}', "c") is None
     True
     """
