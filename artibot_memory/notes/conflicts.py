@@ -160,7 +160,8 @@ def _settled_apart(a: Stance, b: Stance) -> bool:
 
 
 def _label(a: Stance, b: Stance) -> str:
-    return a.key or b.key or " ".join(a.subject or b.subject)
+    """The subject's key, when it has one: a stance's words are stems, no label to read."""
+    return a.key or b.key or ""
 
 
 def sessions_of(memory: Memory) -> int:
