@@ -715,3 +715,19 @@ def test_the_merge_keeps_every_unmanaged_line_in_order_and_is_idempotent(
     assert memory_md.merge(merged, _WANTED) == merged
     inside = [b.marker for _s, _g, b in memory_md.managed(markdown.parse(merged)) if b.marker]
     assert sorted(inside) == ["ctx-1", "err-1", "pref-1"]  # once each in our sections
+
+
+@pytest.mark.parametrize("name", ["shop ##", "we ird\nname", "  ", "#"])
+def test_a_project_of_any_name_gets_one_group_and_a_render_again_changes_nothing(
+    memory_home: Path, name: str
+) -> None:
+    memories.save(
+        "context", "We'll go with Postgres for orders", project=f"/src/{name}", tags=["decision"]
+    )
+    memories.save("context", "We'll go with Redis for carts", project="/src/ok", tags=["decision"])
+    semantic.refresh()
+    once = (memory_home / "MEMORY.md").read_text(encoding="utf-8")
+    semantic.refresh()
+    assert (memory_home / "MEMORY.md").read_text(encoding="utf-8") == once
+    assert once.count("Postgres for orders") == 1
+    assert "### ok\n" in once

@@ -190,20 +190,31 @@ def _insert_line(out: _Text, line: Line, lines: Sequence[Line]) -> None:
     out.insert(index, [markdown.marked(line.text, line.memory_id)])
 
 
-def _region(out: _Text, line: Line) -> tuple[markdown.Line, list[markdown.Line]]:
-    """Return the heading and lines a new line goes under: its section, or its ``###`` group."""
+def _region(
+    out: _Text, line: Line, *, added: bool = False
+) -> tuple[markdown.Line, list[markdown.Line]]:
+    """Return the heading and lines a new line goes under: its section, or its ``###`` group.
+
+    A group not there yet is added once; a group whose heading does not read back as its
+    name (a name the parser reads otherwise) puts the line under its section instead.
+    """
     section = out.doc().section(line.section)
     assert section is not None  # noqa: S101 - _ensure_sections made it
     parts = markdown.subsections(section)
     if line.group is None:
         return section.heading, parts[0][1]
+    name = " ".join(line.group.split()).strip("# ") or "(no name)"  # one line, a title
+    wanted = f"### {name}"
+    title = markdown.subheading_title(markdown.Line(0, wanted))  # as the parser reads it back
     for heading, body in parts[1:]:
-        if heading is not None and markdown.subheading_title(heading) == line.group:
+        if heading is not None and markdown.subheading_title(heading) == title:
             return heading, body
+    if added:
+        return section.heading, parts[0][1]
     filled = [x.number for x in section.body if x.text.strip()]
     index = filled[-1] if filled else section.heading.number
-    out.insert(index, ["", f"### {line.group}"] if filled else [f"### {line.group}"])
-    return _region(out, line)
+    out.insert(index, ["", wanted] if filled else [wanted])
+    return _region(out, line, added=True)
 
 
 # ---- the diff: what the user changed since the last render
