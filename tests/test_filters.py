@@ -227,7 +227,7 @@ def test_bad_filter_values_are_one_clear_line(
 
 def test_the_cli_filters_context(capsys: pytest.CaptureFixture[str], memory_home: Path) -> None:
     save("Use pnpm for packages", confidence=0.9)
-    pending = save("Use yarn for the legacy app", state="pending")
+    pending = save("Keep the legacy app on its own branch", state="pending")
     weak = save("Prefer tabs in Makefiles", confidence=0.3)
     write_day(memory_home, "2026-11-20", DAY.replace("2026-11-20", "2026-11-29"))
     with freeze_time(NOW):

@@ -92,12 +92,18 @@ def read_side(value: str) -> Side | None:
     return Side(match["text"], match["id"], match["date"], match["source"], match["where"])
 
 
-def parse_ledger(text: str, path: str) -> list[Entry]:
-    """Return the conflicts of one ledger file (sections whose heading is not one are skipped)."""
+def parse_ledger(text: str, path: str, *, severity: str | None = None) -> list[Entry]:
+    """Return the conflicts of one ledger file (sections whose heading is not one are skipped).
+
+    ``severity``: only the open conflicts of that severity, told from their headings (the
+    others' lines are not read).
+    """
     found = []
     for section in parse(text).sections:
         heading = _HEADING.match(section.title.strip())
         if heading is None:
+            continue
+        if severity is not None and (heading["severity"], heading["status"]) != (severity, OPEN):
             continue
         entry = Entry(heading["id"], heading["severity"], heading["status"], path=path)
         entry.line = section.heading.number
@@ -140,8 +146,11 @@ def ledger_files(home: str | os.PathLike[str]) -> list[str]:
     return [os.path.join(folder, name) for name in names]
 
 
-def entries(home: str | os.PathLike[str]) -> list[Entry]:
-    """Return every conflict of the ledger, oldest day first (an unreadable file is skipped)."""
+def entries(home: str | os.PathLike[str], *, severity: str | None = None) -> list[Entry]:
+    """Return every conflict of the ledger, oldest day first (an unreadable file is skipped).
+
+    ``severity``: only the open ones of that severity (a file with none is not parsed).
+    """
     found: list[Entry] = []
     for path in ledger_files(home):
         try:
@@ -149,10 +158,13 @@ def entries(home: str | os.PathLike[str]) -> list[Entry]:
                 text = handle.read()
         except OSError:
             continue
-        found += parse_ledger(text, f"{LEDGER_DIR}/{os.path.basename(path)}")
+        if severity is not None and f"· {severity} · {OPEN}" not in text:
+            continue
+        name = f"{LEDGER_DIR}/{os.path.basename(path)}"
+        found += parse_ledger(text, name, severity=severity)
     return found
 
 
 def open_high(home: str | os.PathLike[str]) -> list[Entry]:
     """Return the open conflicts of high severity, oldest first: the ones a session is told."""
-    return [entry for entry in entries(home) if entry.is_open and entry.severity == "high"]
+    return [entry for entry in entries(home, severity="high") if entry.is_open]
