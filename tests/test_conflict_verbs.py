@@ -90,3 +90,17 @@ def test_keep_takes_only_new_old_or_both(capsys: pytest.CaptureFixture[str]) -> 
         main(["conflicts", "resolve", "cf-00000000", "--keep", "neither"])
     assert exit_info.value.code == 2
     assert "invalid choice" in capsys.readouterr().err
+
+
+def test_a_save_that_contradicts_a_memory_says_so_and_how_to_settle_it(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    code, out, _ = run(capsys, "save", "preference", "Always use pnpm, never npm")
+    assert (code, out.count("\n")) == (0, 1)
+    first = out.split()[1]
+    code, out, _ = run(capsys, "save", "preference", "Never use pnpm; use npm")
+    assert code == 0
+    said = out.splitlines()[1]
+    assert said.startswith(f"conflicts with {first} (")
+    assert "`conflicts resolve cf-" in said
+    assert "--keep new|old|both` settles it" in said

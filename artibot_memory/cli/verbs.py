@@ -34,7 +34,7 @@ from artibot_memory.cli import render
 from artibot_memory.cli.reads import Output, brief
 from artibot_memory.cli.render import Style
 from artibot_memory.core import clock
-from artibot_memory.core.errors import UsageError
+from artibot_memory.core.errors import UnknownMemoryError, UsageError
 from artibot_memory.core.project import display_name, project_of, resolve_project
 from artibot_memory.core.redact import redact
 from artibot_memory.notes.consolidate import Change, Proposal
@@ -71,7 +71,22 @@ def cmd_save(args: argparse.Namespace) -> Output:
     verb = "merged into" if saved.count > 1 else "saved"
     where = f", {display_name(saved.project)}" if saved.project else ", global"
     lines = [f"{verb} {saved.id} ({saved.type.value}{where}, seen {saved.count}×)"]
+    lines += _disagreements(saved.id)
     return Output(brief(saved), lines + _noted(saved, note=bool(getattr(args, "note", False))))
+
+
+def _disagreements(memory_id: str) -> list[str]:
+    """Say the open conflicts a save just made: with which memory, and how to settle it."""
+    try:
+        held = memories.get(memory_id).details.get("conflicts") or []
+    except UnknownMemoryError:  # forgotten meanwhile
+        return []
+    return [
+        f"conflicts with {c.get('with')} ({c.get('severity')}): `artibot-memory conflicts` "
+        f"shows both, `conflicts resolve {c.get('id')} --keep new|old|both` settles it"
+        for c in held
+        if isinstance(c, dict) and c.get("status") == "open"
+    ]
 
 
 def typed_source(args: argparse.Namespace) -> Source:

@@ -160,7 +160,7 @@ def _settled_apart(a: Stance, b: Stance) -> bool:
 
 
 def _label(a: Stance, b: Stance) -> str:
-    """The subject's key, when it has one: a stance's words are stems, no label to read."""
+    """Return the subject's key, when it has one: a stance's words are stems, no label."""
     return a.key or b.key or ""
 
 
