@@ -34,7 +34,7 @@ from artibot_memory.core.disk import write_text
 from artibot_memory.core.errors import UsageError
 from artibot_memory.core.paths import ensure_private_dir, memory_home
 from artibot_memory.notes import conflicts as rules
-from artibot_memory.store import ledger
+from artibot_memory.store import layers, ledger
 from artibot_memory.store.jsonfile import Store, change_each_store, group_by_store
 from artibot_memory.store.lock import locked
 from artibot_memory.store.merge import MAX_EVIDENCE
@@ -187,7 +187,7 @@ def _short(memory: Memory) -> str:
 
 
 def _day(now: datetime) -> str:
-    return f"{now.astimezone():%Y-%m-%d}"
+    return layers.today(now).isoformat()
 
 
 def _write_entries(entries: list[ledger.Entry], home: Path, now: datetime) -> None:

@@ -31,6 +31,7 @@ from artibot_memory.capture.summary import asks_of
 from artibot_memory.core.project import display_name
 from artibot_memory.notes.consolidate import DECISION_TAG, Item
 from artibot_memory.notes.promotion import Assessment, Candidate, Sighting
+from artibot_memory.notes.semantic import SESSION_KEY, is_summary
 from artibot_memory.store import layers
 from artibot_memory.store.model import Memory, MemoryType, Scope, State
 from artibot_memory.text import markdown
@@ -38,8 +39,6 @@ from artibot_memory.text.polarity import stance
 from artibot_memory.text.subjects import subject_key
 from artibot_memory.text.tokens import normalize_text, tokenize
 
-SESSION_KEY = "session:"  # a session summary's key starts so (api/memories.SESSION_KEY)
-SUMMARY_TAG = "session-summary"
 MIN_ASKED_WORDS = 2  # subject words a later prompt shares with a candidate to refer to it
 SESSION_SOURCE = re.compile(r"^session ([0-9A-Za-z]+):")
 PREFERENCE_NOTE = re.compile(r"^(?:preference detected|선호 감지)\s*:", re.IGNORECASE)
@@ -107,14 +106,10 @@ def core_projects(
     sessions = Counter(
         display_name(m.project)
         for m in records
-        if m.project and _is_summary(m) and m.last_seen >= since
+        if m.project and is_summary(m) and m.last_seen >= since
     )
     ranked = sorted(sessions.items(), key=lambda pair: (-pair[1], pair[0]))
     return dict(ranked[:count])
-
-
-def _is_summary(memory: Memory) -> bool:
-    return SUMMARY_TAG in memory.tags or (memory.key or "").startswith(SESSION_KEY)
 
 
 # ---- candidates from the stores
@@ -170,7 +165,7 @@ def asked_again(memory: Memory, records: Sequence[Memory]) -> tuple[Sighting, ..
     found = []
     for summary in records:
         session = summary.source.session_id
-        if not _is_summary(summary) or session in own or summary.created_at <= first:
+        if not is_summary(summary) or session in own or summary.created_at <= first:
             continue
         for ask in asks_of(summary.text):
             shared = words & set(tokenize(ask))
@@ -192,7 +187,7 @@ def _kind_of(memory: Memory) -> str:
         return DECISION_TAG
     if "lesson" in memory.tags:
         return "lesson"
-    return "event" if _is_summary(memory) else "fact"
+    return "event" if is_summary(memory) else "fact"
 
 
 def _person_of(memory: Memory) -> str | None:

@@ -32,6 +32,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from artibot_memory.core.project import display_name
+from artibot_memory.store import evidence, layers
 from artibot_memory.store.ledger import OPEN, RESOLVED, Entry, Side, read_side
 from artibot_memory.store.model import Memory, MemoryType, Scope, State
 from artibot_memory.text.markdown import Line, parse, render
@@ -166,12 +167,12 @@ def _label(a: Stance, b: Stance) -> str:
 
 def sessions_of(memory: Memory) -> int:
     """How many sessions (a day where there is no session id) its evidence spans."""
-    return len({e.session_id or f"{e.at:%Y-%m-%d}" for e in memory.evidence}) or 1
+    return evidence.support(memory) or 1
 
 
 def days_of(memory: Memory) -> int:
     """How many local days its evidence spans."""
-    return len({f"{e.at.astimezone():%Y-%m-%d}" for e in memory.evidence}) or 1
+    return len({layers.today(e.at) for e in memory.evidence}) or 1
 
 
 def established(memory: Memory, sessions: int) -> bool:
@@ -210,7 +211,7 @@ def proposal(found: Found, sessions: int) -> tuple[str, str]:
 def side_of(memory: Memory) -> Side:
     """Return a memory as the ledger shows it: text, id, date, source, channel."""
     text = clip(" ".join(memory.text.split()).replace('"', "'"), SIDE_CHARS)
-    when = f"{memory.created_at.astimezone():%Y-%m-%d}"
+    when = layers.today(memory.created_at).isoformat()
     return Side(text, memory.id, when, source_of(memory), memory.source.channel or "-")
 
 

@@ -40,6 +40,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from artibot_memory.core.config import Config
+from artibot_memory.store import layers
 
 PROPOSE, REVIEW, NONE = "propose", "review", "none"
 REFERRING = frozenset({"stated", "used", "asked"})  # a later session's reference to it
@@ -69,7 +70,7 @@ class Sighting:
     @property
     def day(self) -> str:
         """The local day of the sighting, ``YYYY-MM-DD``."""
-        return self.at.astimezone().strftime("%Y-%m-%d")
+        return _day(self.at)
 
 
 @dataclass(frozen=True)
@@ -259,7 +260,7 @@ def related(candidate: Candidate) -> Signal | None:
 
 
 def _day(moment: datetime) -> str:
-    return moment.astimezone().strftime("%Y-%m-%d")
+    return layers.today(moment).isoformat()
 
 
 def _count(number: int, noun: str) -> str:

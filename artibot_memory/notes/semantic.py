@@ -48,6 +48,8 @@ from artibot_memory.text.trim import clip
 
 FILE_NAME = layers.MEMORY_MD
 PINNED = "memory-md"  # the tag that keeps a memory in MEMORY.md
+SUMMARY_TAG = "session-summary"  # a session summary's tag and its details' kind
+SESSION_KEY = "session:"  # a session summary's key starts so (api/memories.SESSION_KEY)
 OVERRIDE = "memory_md_text"  # details key: the user's wording of a derived line
 SECTIONS = layers.SEMANTIC_SECTIONS
 PREFERENCES, PROJECTS, PEOPLE, ENVIRONMENT, LESSONS = SECTIONS
@@ -209,17 +211,22 @@ def _projects(live: list[Memory]) -> list[Line]:
     return lines
 
 
-def _is_summary(memory: Memory) -> bool:
-    return "session-summary" in memory.tags or memory.details.get("kind") == "session-summary"
+def is_summary(memory: Memory) -> bool:
+    """Tell whether ``memory`` is a session summary: its tag, its details' kind or its key."""
+    return (
+        SUMMARY_TAG in memory.tags
+        or memory.details.get("kind") == SUMMARY_TAG
+        or (memory.key or "").startswith(SESSION_KEY)
+    )
 
 
 def _facts(memories: list[Memory]) -> list[Memory]:
-    return [m for m in memories if not _is_summary(m) and "decision" not in m.tags]
+    return [m for m in memories if not is_summary(m) and "decision" not in m.tags]
 
 
 def _project_lines(project: str | None, group: list[Memory]) -> list[Line]:
     group_name = display_name(project)
-    summaries = _newest(m for m in group if _is_summary(m))
+    summaries = _newest(m for m in group if is_summary(m))
     statuses = [m for at, m in enumerate(summaries) if at == 0 or PINNED in m.tags]
     decisions = _limited((m for m in group if "decision" in m.tags), MAX_PER_KIND)
     return [
@@ -258,8 +265,8 @@ def status_of(summary: Memory) -> str:
 
 
 def local_date(moment: datetime) -> str:
-    """Return the user's local date of ``moment`` as YYYY-MM-DD."""
-    return moment.astimezone().strftime("%Y-%m-%d")
+    """Return the user's local date of ``moment`` as YYYY-MM-DD (``store/layers.today``)."""
+    return layers.today(moment).isoformat()
 
 
 # ---- Relationships & People
