@@ -30,11 +30,9 @@ from month import (
     SQLITE,
     month,
 )
-from week import hook_payloads, write_transcript
+from week import live
 
-from artibot_memory import lifecycle
 from artibot_memory.cli.app import main as cli_main
-from artibot_memory.plugin import fast
 from artibot_memory.text import markdown
 
 AFTER = "2026-11-30T09:00:00Z"  # the Monday after: what the user sees
@@ -51,19 +49,7 @@ def lived(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     patch.setenv("TZ", "UTC")
     patch.delenv("CLAUDECODE", raising=False)
     time.tzset()
-    for session in month():
-        project = root / "work" / session.project
-        (project / ".git").mkdir(parents=True, exist_ok=True)
-        transcript = write_transcript(session, root / "work", root / "transcripts")
-        for at, event, payload in hook_payloads(session, root / "work", transcript):
-            with freeze_time(at):
-                if event in ("PostToolUse", "PostToolUseFailure"):
-                    fast.handle(event, payload)
-                elif event == "SessionEnd":
-                    fast.defer(event, payload)
-                    lifecycle.ingest()
-                else:
-                    lifecycle.handle(event, payload)
+    live(root / "work", month())
     yield home
     patch.undo()
     time.tzset()

@@ -14,37 +14,18 @@ from pathlib import Path
 
 import pytest
 from freezegun import freeze_time
-from week import hook_payloads, week, write_transcript
+from week import live, week
 
-from artibot_memory import lifecycle
 from artibot_memory.api import memories, semantic
 from artibot_memory.cli.app import main as cli_main
 from artibot_memory.notes.daily import SECTIONS, read_bullet
-from artibot_memory.plugin import fast
 from artibot_memory.store.model import MemoryType
 from artibot_memory.text import markdown
 
 
-def live(root: Path, sessions=None) -> None:  # type: ignore[no-untyped-def]
-    """Run ``sessions`` (default: the whole week) through the hooks, each at its own time."""
-    for session in sessions or week():
-        project = root / session.project
-        (project / ".git").mkdir(parents=True, exist_ok=True)
-        transcript = write_transcript(session, root, root / "transcripts")
-        for at, event, payload in hook_payloads(session, root, transcript):
-            with freeze_time(at):
-                if event in ("PostToolUse", "PostToolUseFailure"):
-                    fast.handle(event, payload)
-                elif event == "SessionEnd":
-                    fast.defer(event, payload)  # what the hook does; its worker, in process:
-                    lifecycle.ingest()
-                else:
-                    lifecycle.handle(event, payload)
-
-
 @pytest.fixture
 def lived(tmp_path: Path) -> Path:
-    live(tmp_path / "work")
+    live(tmp_path / "work", week())
     return tmp_path / "work"
 
 

@@ -16,6 +16,7 @@ gives the same bytes, so a test can pin what the notes and MEMORY.md must say.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
@@ -520,3 +521,28 @@ def hook_payloads(
         )
     )
     return events
+
+
+def live(root: Path, sessions: Iterable[Session]) -> None:
+    """Run ``sessions`` through the real hooks under ``root``, each event at its own time.
+
+    The per-tool-call events go to the fast path; a SessionEnd is deferred as its hook does,
+    and its worker's ingest runs in process; the others take the full path.
+    """
+    from freezegun import freeze_time  # noqa: PLC0415 - the generator above needs neither
+
+    from artibot_memory import lifecycle  # noqa: PLC0415
+    from artibot_memory.plugin import fast  # noqa: PLC0415
+
+    for session in sessions:
+        (root / session.project / ".git").mkdir(parents=True, exist_ok=True)
+        transcript = write_transcript(session, root, root / "transcripts")
+        for at, event, payload in hook_payloads(session, root, transcript):
+            with freeze_time(at):
+                if event in ("PostToolUse", "PostToolUseFailure"):
+                    fast.handle(event, payload)
+                elif event == "SessionEnd":
+                    fast.defer(event, payload)  # what the hook does; its worker, in process:
+                    lifecycle.ingest()
+                else:
+                    lifecycle.handle(event, payload)
