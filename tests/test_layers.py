@@ -24,6 +24,7 @@ RANKS = {
     "api": 4,
     "recall": 5,
     "notes": 5,  # the Markdown layers (docs/NOTES.md), a sibling of recall
+    "evolve": 5,  # belief evolution and entity profiles (docs/EVOLVE.md), a sibling too
     "store": 6,
     "capture": 6,
     "text": 7,
