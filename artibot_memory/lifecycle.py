@@ -89,6 +89,7 @@ def ingest(*, then_prune: bool = False) -> IngestReport:
         for problem in pruned.unusable:
             write_log(f"SessionStart: prune: {problem}")
         maintain()
+        evolve_if_due()
     if report.records:
         refresh_memory_md()  # first: a start cache quotes MEMORY.md's lines
     touched = {project_of(_text(r, "cwd")) for r in report.deferred if r.get("event") in REFRESHED}
@@ -122,6 +123,19 @@ def maintain() -> None:
         relate()
     except Exception as exc:  # noqa: BLE001 - links are derived: never worth a lost session
         log_failure("relate", exc)
+
+
+def evolve_if_due() -> None:
+    """Run the weekly evolve (docs/EVOLVE.md §7) in a session start's worker; log a failure."""
+    try:
+        from artibot_memory.api.evolve import run_if_due  # noqa: PLC0415 - weekly, the worker
+
+        report = run_if_due()
+    except Exception as exc:  # noqa: BLE001 - evolve is maintenance: never worth a session
+        log_failure("SessionStart: evolve", exc)
+        return
+    for warning in report.warnings if report is not None else ():
+        write_log(f"evolve: {warning}")
 
 
 def process_deferred(record: Record) -> None:
@@ -292,6 +306,7 @@ def save_summary(payload: Payload, event: str) -> None:
     _note_day(digest, session_id, project, event)
     if event == "SessionEnd":
         _auto_promote(project)
+        _promote_beliefs(project)
 
 
 def _auto_promote(project: str | None) -> None:
@@ -302,6 +317,16 @@ def _auto_promote(project: str | None) -> None:
         auto_promote(project=project)
     except Exception as exc:  # noqa: BLE001 - promotion must never cost a session its summary
         log_failure("SessionEnd: auto_promote", exc)
+
+
+def _promote_beliefs(project: str | None) -> None:
+    """Run evolve's promote phase (Top Beliefs), as seed 002 does after every capture."""
+    try:
+        from artibot_memory.api.evolve import promote_quietly  # noqa: PLC0415 - session ends
+
+        promote_quietly(project=project)
+    except Exception as exc:  # noqa: BLE001 - Top Beliefs must never cost a session its summary
+        log_failure("SessionEnd: promote", exc)
 
 
 def _note_day(digest: SessionDigest, session_id: str, project: str | None, event: str) -> None:

@@ -88,12 +88,14 @@ def _render_once(path: Path, home: Path, report: Report, adopted: dict[str, str]
     seen = read_file(path)
     state = FileState.load(home)
     text = seen
-    lines = semantic.lines_for(_records(home), clock.now())
+    records = _records(home)
+    lines = semantic.lines_for(records, clock.now())
     if seen is not None and markdown.fingerprint(seen) != state.fingerprint:
         shown = {line.memory_id for line in lines}
         text = apply_edits(seen, state, home, report, adopted, shown=shown)
-        lines = semantic.lines_for(_records(home), clock.now())
-    rendered = memory_md.merge(text, lines)
+        records = _records(home)
+        lines = semantic.lines_for(records, clock.now())
+    rendered = memory_md.merge(text, lines, semantic.top_lines(records))
     if read_before_replace(path) != seen:
         return False  # the user saved meanwhile: their version wins, read it again
     if rendered != seen:

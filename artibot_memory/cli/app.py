@@ -198,6 +198,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_config(subparsers)
     _add_proposals(subparsers)
     _add_conflicts(subparsers)
+    _add_evolve(subparsers)
     hook = subparsers.add_parser(
         "hook", help="run a Claude Code hook (payload on stdin; always exits 0)"
     )
@@ -599,6 +600,35 @@ def ask(question: str) -> bool:
     return sys.stdin.readline().strip().lower() in {"y", "yes"}
 
 
+def _add_evolve(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    evolve = subparsers.add_parser(
+        "evolve",
+        help="reflect on beliefs, promote the top ones to MEMORY.md, refresh entity profiles",
+    )
+    evolve.add_argument(
+        "--dry-run", action="store_true", help="write nothing at all; report what would change"
+    )
+    only = evolve.add_mutually_exclusive_group()
+    only.add_argument(
+        "--consolidate-only", action="store_true", help="only refresh the entity profiles due"
+    )
+    only.add_argument(
+        "--reflect-only",
+        action="store_true",
+        help="only reflect (every belief, even one reflected in the last 7 days)",
+    )
+    only.add_argument(
+        "--promote-only", action="store_true", help="only recompute MEMORY.md's Top Beliefs"
+    )
+    _json_flag(evolve, "the report")
+    EXAMPLES["evolve"] = [
+        ("evolve", "the three phases: consolidate, reflect, promote"),
+        ("evolve --dry-run", "what would change; every file left as it is"),
+        ("evolve --reflect-only --json", "re-score every belief now, as JSON"),
+        ("evolve --promote-only", "Top Beliefs from the beliefs as they stand"),
+    ]
+
+
 READS: dict[str, Callable[[argparse.Namespace], Output]] = {
     "search": reads.cmd_search,
     "list": reads.cmd_list,
@@ -637,6 +667,7 @@ def dispatch(args: argparse.Namespace) -> Output:
         "edit": verbs.cmd_edit,
         "proposals": verbs.cmd_proposals,
         "conflicts": verbs.cmd_conflicts,
+        "evolve": verbs.cmd_evolve,
     }
     return verbs.after_write(args, table[args.verb](args))
 

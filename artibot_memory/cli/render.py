@@ -922,3 +922,97 @@ def conflict_lines(found: Sequence[Mapping[str, Any]], style: Style) -> list[str
         if item["status"] == "open":
             lines.append(f"  resolve: {item['resolve']}")
     return lines
+
+
+# --- evolve ---------------------------------------------------------------------------------
+
+
+def evolve_lines(data: Mapping[str, Any], style: Style) -> list[str]:
+    """Return ``evolve``'s report, seed 002's shape: each phase run, then the audit log."""
+    dry = " (dry run: nothing written)" if data["dry_run"] else ""
+    lines = [style.paint(f"Memory evolved ({data['date']}){dry}", "bold")]
+    if data.get("consolidate") is not None:
+        lines += ["", *_consolidate_lines(data["consolidate"], style)]
+    if data.get("reflect") is not None:
+        lines += ["", *_reflect_lines(data["reflect"], style)]
+    if data.get("promote") is not None:
+        lines += ["", *_promote_lines(data["promote"], style)]
+    if data.get("warnings"):
+        lines += ["", f"Warnings ({len(data['warnings'])}):"]
+        lines += [f"  - {printable(w)}" for w in data["warnings"]]
+    return [*lines, "", f"Audit: {data['audit_log']}"]
+
+
+def _consolidate_lines(phase: Mapping[str, Any], style: Style) -> list[str]:
+    rows = phase["entities"]
+    lines = ["Phase 1 — Consolidate", f"  Entities re-synthesised: {len(rows)}"]
+    for row in rows:
+        notes = [f"+{row['touches']} touches"]
+        notes += ["new"] if row.get("created") else []
+        notes += ["your profile kept: review, its facts changed"] if row.get("review") else []
+        lines.append(f"  - {style.paint(row['path'], 'id')} ({', '.join(notes)})")
+        lines += [f"      {printable(part)}" for part in _wrapped(row.get("profile") or "")]
+        lines.append(
+            style.paint(
+                f"      better prose: artibot-memory profile set {row['entity']} --file F", "dim"
+            )
+        )
+    return lines
+
+
+def _wrapped(text: str, width: int = 88) -> list[str]:
+    import textwrap  # noqa: PLC0415 - evolve's report only
+
+    return textwrap.wrap(" ".join(text.split()), width)
+
+
+def _reflect_lines(phase: Mapping[str, Any], style: Style) -> list[str]:
+    skipped = (
+        f" ({phase['skipped']} skipped: reflected in the last 7 days)" if phase["skipped"] else ""
+    )
+    lines = ["Phase 2 — Reflect", f"  Beliefs re-evaluated: {phase['evaluated']}{skipped}"]
+    notes = {"weakening": " (review recommended)"}
+    lines += [
+        f"  - {count} {name}{notes.get(name, '')}"
+        for name, count in phase["freshness"].items()
+        if count
+    ]
+    if phase["changed"]:
+        lines.append(f"  Changed: {len(phase['changed'])}")
+        for row in phase["changed"]:
+            move = f"conf {row['old']:.2f}→{row['new']:.2f} {row['freshness']}"
+            label = f"  {printable(row['label'])}" if row.get("label") else ""
+            lines.append(f"  - {style.paint(row['id'], 'id')} {move}{label}")
+    return lines
+
+
+def _promote_lines(phase: Mapping[str, Any], style: Style) -> list[str]:
+    at = phase["thresholds"]
+    mode = phase["mode"]
+    why = (
+        f" (fewer than the bootstrap's beliefs: {phase['beliefs']} active)"
+        if mode == "bootstrap"
+        else ""
+    )
+    lines = [
+        "Phase 3 — Promote",
+        f"  Mode: {mode}{why}",
+        f"  Effective thresholds: conf>={at['confidence']:.2f} sources>={at['sources']}",
+    ]
+    where = (
+        "pinned to MEMORY.md"
+        if phase["writable"]
+        else "computed (not written: " + ("auto_promote is off or MEMORY.md is missing)")
+    )
+    lines.append(f"  Top {len(phase['top'])} beliefs {where}.")
+    lines.append(f"  Promoted: {len(phase['promoted'])}")
+    lines += [
+        f"  - {style.paint(r['id'], 'id')} conf={r['confidence']:.2f} sources={r['sources']}"
+        for r in phase["promoted"]
+    ]
+    lines.append(f"  Demoted: {len(phase['demoted'])}")
+    lines += [
+        f"  - {style.paint(r['id'], 'id')} (now conf={r['confidence']:.2f}; {r['reason']})"
+        for r in phase["demoted"]
+    ]
+    return lines

@@ -324,7 +324,7 @@ def cmd_doctor(args: argparse.Namespace) -> Output:
 
 
 # Verbs that write nothing a MEMORY.md line comes from, or that render it themselves.
-NO_REFRESH = frozenset({"export", "ingest", "edit", "hook", "home"})
+NO_REFRESH = frozenset({"export", "ingest", "edit", "hook", "home", "evolve"})  # evolve: its own
 
 
 def after_write(args: argparse.Namespace, output: Output) -> Output:
@@ -474,3 +474,17 @@ def cmd_conflicts(args: argparse.Namespace) -> Output:
         return Output(asdict(done), [f"resolved {done.id}: kept {done.keep} ({said})"])
     found = [render.conflict_data(entry) for entry in conflicts.open_conflicts(every=args.all)]
     return Output(found, view=lambda style: render.conflict_lines(found, style), wrote=False)
+
+
+def cmd_evolve(args: argparse.Namespace) -> Output:
+    """``evolve [--dry-run] [--consolidate-only|--reflect-only|--promote-only]``: seed 002."""
+    from artibot_memory.api import evolve  # noqa: PLC0415 - this verb only
+
+    only = [p for p in evolve.PHASES if getattr(args, f"{p}_only", False)]
+    report = evolve.run(
+        phases=only or evolve.PHASES,
+        dry_run=args.dry_run,
+        project=project_of(str(Path.cwd())),
+    )
+    data = report.to_json()
+    return Output(data, view=lambda style: render.evolve_lines(data, style), wrote=False)

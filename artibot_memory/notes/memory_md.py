@@ -22,7 +22,14 @@ from typing import Any
 from artibot_memory.core import disk
 from artibot_memory.core.paths import ensure_private_dir
 from artibot_memory.core.project import display_name
-from artibot_memory.notes.semantic import HEADER, PREFERENCES, PROJECTS, SECTIONS, Line
+from artibot_memory.notes.semantic import (
+    HEADER,
+    PREFERENCES,
+    PROJECTS,
+    SECTIONS,
+    TOP_BELIEFS,
+    Line,
+)
 from artibot_memory.text import markdown
 
 STATE_FILE = ("cache", "memory-md.json")
@@ -107,13 +114,13 @@ def managed(doc: markdown.Document) -> list[tuple[str, str | None, markdown.Bull
     return found
 
 
-def merge(text: str | None, lines: Sequence[Line]) -> str:
+def merge(text: str | None, lines: Sequence[Line], top: Sequence[tuple[str, str]] = ()) -> str:
     """Return MEMORY.md with ``lines`` rendered into ``text`` (None: a new file).
 
     A managed line still wanted in its section and group keeps its place (its text
     rendered again); one no longer wanted there goes; a new one is inserted in its
     section and group, before the next wanted line already there. Every other line stays
-    as it is.
+    as it is. ``top`` (memory id, text) is ``## Top Beliefs``, see :func:`with_top`.
     """
     out = _Text(HEADER + "".join(f"\n## {title}\n" for title in SECTIONS) if text is None else text)
     wanted = {line.memory_id: line for line in lines}
@@ -124,6 +131,30 @@ def merge(text: str | None, lines: Sequence[Line]) -> str:
         if line.memory_id not in present:
             _insert_line(out, line, lines)
             present.add(line.memory_id)
+    return with_top(out.text(), top)
+
+
+def with_top(text: str, top: Sequence[tuple[str, str]]) -> str:
+    """Return ``text`` with ``## Top Beliefs`` holding exactly the lines ``top``, in order.
+
+    The section comes first, before the five; its marked lines are replaced as a block
+    (where the first of them was), the lines a person wrote there stay. No top and no
+    section: the text as it is. A hand edit of a marked line is not read back: the next
+    render writes it again from the memory.
+    """
+    out = _Text(text)
+    section = out.doc().section(TOP_BELIEFS)
+    if section is None and not top:
+        return text
+    new = [markdown.marked(line, memory_id) for memory_id, line in top]
+    if section is None:
+        out.insert(_before_next(out, out.doc(), -1), [f"## {TOP_BELIEFS}", *new, ""])
+        return out.text()
+    ours = [b.line - 1 for b in markdown.bullets(section) if b.marker]
+    at = ours[0] if ours else section.heading.number
+    for index in sorted(ours, reverse=True):
+        del out.lines[index]
+    out.insert(at, new)
     return out.text()
 
 

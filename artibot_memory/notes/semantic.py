@@ -52,6 +52,9 @@ SUMMARY_TAG = "session-summary"  # a session summary's tag and its details' kind
 SESSION_KEY = "session:"  # a session summary's key starts so (api/memories.SESSION_KEY)
 OVERRIDE = "memory_md_text"  # details key: the user's wording of a derived line
 SECTIONS = layers.SEMANTIC_SECTIONS
+TOP_BELIEFS = "Top Beliefs"  # the first section, written by evolve's promote (docs/EVOLVE.md §3)
+BELIEF = "belief"  # details[BELIEF]: what evolve's reflect and promote concluded
+LABEL_CHARS = 60
 PREFERENCES, PROJECTS, PEOPLE, ENVIRONMENT, LESSONS = SECTIONS
 DECIDED = "Decided: "
 MAX_COMMANDS_READ = 100  # the most-run commands the Technical Environment is read from
@@ -141,6 +144,35 @@ def lines_for(memories: Iterable[Memory], now: datetime) -> list[Line]:
         *_environment(by_section[ENVIRONMENT], by_section[PREFERENCES]),
         *_lessons(by_section[LESSONS], kept),
     ]
+
+
+def top_lines(memories: Iterable[Memory]) -> list[tuple[str, str]]:
+    """Return the ``## Top Beliefs`` lines, (memory id, text), in the order promote ranked them.
+
+    A top belief is a live memory whose ``details["belief"]`` holds ``top`` (when it was
+    promoted) and ``place`` (its rank); the line links to it by id, its text only a label:
+    ``Use pnpm, not npm → pref-… · conf 0.91 · 8 sources · stable``.
+    """
+    found = []
+    for memory in memories:
+        held = memory.details.get(BELIEF)
+        if isinstance(held, dict) and held.get("top") and is_live(memory):
+            place = held.get("place")
+            found.append((place if isinstance(place, int) else 1_000_000, memory.id, memory, held))
+    return [(memory_id, _top_text(m, held)) for _p, memory_id, m, held in sorted(found)]
+
+
+def _top_text(memory: Memory, held: dict[str, object]) -> str:
+    label = clip(" ".join(memory.text.split()), LABEL_CHARS)
+    confidence = held.get("confidence")
+    conf = f"{confidence:.2f}" if isinstance(confidence, int | float) else "?"
+    sources = held.get("sources")
+    many = (
+        f"{sources} source{'' if sources == 1 else 's'}"
+        if isinstance(sources, int)
+        else "? sources"
+    )
+    return f"{label} → {memory.id} · conf {conf} · {many} · {held.get('freshness') or 'stable'}"
 
 
 def _newest(memories: Iterable[Memory]) -> list[Memory]:
