@@ -75,8 +75,8 @@ class _Home:
     wrote: bool = False  # a belief record was written: MEMORY.md's Top Beliefs may show it
 
     @property
-    def pool(self) -> dict[str, Memory]:
-        return {memory.id: memory for memory in self.memories}
+    def pool(self) -> belief_rules.Pool:
+        return belief_rules.Pool(self.memories)
 
     def settings(self, project: str | None = None) -> config.Config:
         return config.load(self.path, project if project is not None else self.project)
@@ -252,7 +252,7 @@ def _validate_records(folder: Path, ids: set[str]) -> list[str]:
 
 
 def _belief(
-    memory: Memory, pool: Mapping[str, Memory], now: datetime, stale_days: int
+    memory: Memory, pool: belief_rules.Pool, now: datetime, stale_days: int
 ) -> promote_rules.Belief | None:
     """Return ``memory`` as promote sees it: as last reflected, or reflected now if never."""
     kind = belief_rules.kind_of(memory)

@@ -989,10 +989,11 @@ def _reflect_lines(phase: Mapping[str, Any], style: Style) -> list[str]:
 def _promote_lines(phase: Mapping[str, Any], style: Style) -> list[str]:
     at = phase["thresholds"]
     mode = phase["mode"]
+    active = f"{phase['beliefs']} active belief{'' if phase['beliefs'] == 1 else 's'}"
     why = (
-        f" (fewer than the bootstrap's beliefs: {phase['beliefs']} active)"
+        f" ({active}, fewer than {phase['bootstrap_below']})"
         if mode == "bootstrap"
-        else ""
+        else f" ({active})"
     )
     lines = [
         "Phase 3 — Promote",

@@ -84,8 +84,20 @@ class Tally:
     newest: datetime | None
 
 
-def tally(memory: Memory, pool: Mapping[str, Memory]) -> Tally:
-    """Count ``memory``'s evidence and counter-evidence (``pool``: every memory by id).
+class Pool:
+    """Every memory of the home by id, and who superseded whom: what a belief is weighed against."""
+
+    def __init__(self, memories: Iterable[Memory]) -> None:
+        self.by_id = {memory.id: memory for memory in memories}
+        self.successors: dict[str, list[Memory]] = {}
+        for memory in self.by_id.values():
+            old = memory.details.get("supersedes")
+            if isinstance(old, str):
+                self.successors.setdefault(old, []).append(memory)
+
+
+def tally(memory: Memory, pool: Pool) -> Tally:
+    """Count ``memory``'s evidence and counter-evidence (against: see :func:`_opposed_evidence`).
 
     A memory with no evidence at all (written before evidence was kept) counts its last
     sighting as one.
@@ -97,24 +109,19 @@ def tally(memory: Memory, pool: Mapping[str, Memory]) -> Tally:
     return Tally(len(sessions(evidence)), len(against), max(e.at for e in evidence))
 
 
-def _opposed_evidence(memory: Memory, pool: Mapping[str, Memory]) -> list[Evidence]:
+def _opposed_evidence(memory: Memory, pool: Pool) -> list[Evidence]:
     """Return the evidence of what overturned ``memory``: its successor, a conflict's other side."""
     found: list[Evidence] = []
-    for other in _successors(memory, pool):
-        found += other.evidence
+    if memory.state is State.SUPERSEDED:
+        for other in pool.successors.get(memory.id, ()):
+            found += other.evidence
     for conflict in _conflicts(memory):
-        side = pool.get(str(conflict.get("with")))
+        side = pool.by_id.get(str(conflict.get("with")))
         if side is None or not _holds_against(memory, conflict):
             continue
         met = clock.parse_time(conflict.get("found"))
         found += [e for e in side.evidence if met is None or e.at >= met - MET_MARGIN]
     return found
-
-
-def _successors(memory: Memory, pool: Mapping[str, Memory]) -> list[Memory]:
-    if memory.state is not State.SUPERSEDED:
-        return []
-    return [m for m in pool.values() if m.details.get("supersedes") == memory.id]
 
 
 def _conflicts(memory: Memory) -> list[dict[str, object]]:
@@ -291,10 +298,8 @@ class Reflection:
     events: tuple[tuple[str, str], ...]
 
 
-def reflect(
-    memory: Memory, pool: Mapping[str, Memory], now: datetime, stale_days: int
-) -> Reflection:
-    """Reflect one belief at ``now`` (``pool``: every memory by id, for its opponents)."""
+def reflect(memory: Memory, pool: Pool, now: datetime, stale_days: int) -> Reflection:
+    """Reflect one belief at ``now`` (``pool``: every memory, for what stands against it)."""
     before = stored(memory)
     counted = tally(memory, pool)
     new = score(counted, now, stale_days)
