@@ -506,6 +506,7 @@ _LABELS = {
     "resolution": "fixed by",
     "signature": "signature",
     "confidence": "confidence",
+    "belief": "belief",
     "where": "where",
     "source": "source",
     "evidence": "evidence",
@@ -611,6 +612,7 @@ def _fields(
         "resolution": text("resolution"),
         "signature": text("signature"),
         "confidence": [_confidence(doc)],
+        "belief": _belief((doc.get("details") or {}).get("belief")),
         "where": [_where(doc.get("source") or {})],
         "source": [_source(doc.get("source") or {})],
         "evidence": _evidence(doc.get("evidence") or []),
@@ -623,7 +625,7 @@ def _fields(
         "expires_at": date("expires_at") or ["never"],
         "count": [_times(int(doc.get("count") or 1))],
         "access_count": accessed,
-        "details": _mapping(doc.get("details") or {}),
+        "details": _mapping({k: v for k, v in (doc.get("details") or {}).items() if k != "belief"}),
     }
     # issue 14's flags (recall/flags.py) go here, after state: ("flags", [...])
     fields = [(_LABELS[name], shown) for name, shown in values.items() if shown]
@@ -700,6 +702,33 @@ def _confidence(doc: Mapping[str, Any]) -> str:
     sessions, days = support
     said = f"from {_count(sessions, 'session')} over {_count(days, 'day')}"
     return f"{value}, {said}, against {against[0]}"
+
+
+def _belief(held: object) -> list[str]:
+    """Return what evolve last concluded of a belief (docs/EVOLVE.md §1), in one line.
+
+    >>> _belief({"confidence": 0.74, "freshness": "strengthening", "sources": 6, "counter": 1,
+    ...          "last_reflected": "2026-12-01T09:00:00Z", "top": "2026-12-01T09:00:00Z",
+    ...          "place": 2})
+    ['0.74, strengthening, 6 sessions for, 1 against, reflected 2026-12-01 · Top Beliefs #2']
+    """
+    if not isinstance(held, Mapping):
+        return []
+    conf = held.get("confidence")
+    parts = [f"{conf:.2f}" if isinstance(conf, int | float) else "?"]
+    parts.append(str(held.get("freshness") or "stable"))
+    if isinstance(held.get("sources"), int):
+        parts.append(
+            f"{_count(held['sources'], 'session')} for, {held.get('counter') or 0} against"
+        )
+    reflected = parse_time(held.get("last_reflected"))
+    parts += [f"reflected {_utc(reflected).date()}"] if reflected else []
+    line = ", ".join(parts)
+    if held.get("top"):
+        line += f" · Top Beliefs #{held['place']}" if held.get("place") else " · Top Beliefs"
+    if held.get("archive_candidate"):
+        line += " · archive candidate (no evidence for twice stale_days)"
+    return [line]
 
 
 def _sightings(items: Sequence[Any]) -> tuple[int, int]:
@@ -961,8 +990,6 @@ def _consolidate_lines(phase: Mapping[str, Any], style: Style) -> list[str]:
 
 
 def _wrapped(text: str, width: int = 88) -> list[str]:
-    import textwrap  # noqa: PLC0415 - evolve's report only
-
     return textwrap.wrap(" ".join(text.split()), width)
 
 
