@@ -280,8 +280,10 @@ _FILLER: dict[str, tuple[tuple[Step, ...], ...]] = {
         (_p("배포 문서를 정리해줘."), _edit("docs/deploy.md"), _run("mkdocs build", "Built")),
     ),
 }
-_FILLER_DAYS = (1, 3, 5, 7, 10, 14, 17, 20, 23, 26, 28, 32, 35, 38, 41, 45, 48, 53, 55, 60, 62)
-_FILLER_DAYS += (65, 68, 72, 75, 79, 82, 84, 88, 90)
+_FILLER_DAYS = (
+    *(1, 3, 5, 7, 10, 14, 17, 20, 23, 26, 28, 32, 35, 38, 41, 45, 48, 53, 55, 60, 62),
+    *(65, 68, 72, 75, 79, 82, 84, 88, 90),
+)
 _FILLER_PROJECTS = ("shop", "api", "docs", "infra", "shop", "api")
 
 
