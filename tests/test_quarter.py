@@ -307,7 +307,7 @@ def test_every_weekly_report_has_the_contracts_shape_and_no_warning(evolved: Liv
         assert report["audit_log"] == str(evolved.home / "evolution.log")
         promote = report["promote"]
         assert promote["mode"] == "bootstrap"  # the quarter holds fewer than 20 beliefs
-        assert promote["thresholds"] == {"confidence": 0.7, "sources": 1}
+        assert promote["thresholds"] == {"confidence": 0.7, "sources": 1, "limit": 10}
         assert isinstance(promote["written"], bool)
         reflect = report["reflect"]
         assert sum(reflect["freshness"].values()) <= reflect["evaluated"] + reflect["skipped"]
@@ -467,7 +467,12 @@ def test_a_beliefs_state_is_on_its_memory_for_show_to_tell(
     belief = shown["details"]["belief"]
     expected = {"confidence", "freshness", "last_reflected", "sources", "counter", "newest", "top"}
     assert expected <= set(belief), belief
-    assert belief["sources"] == len(_session_ids("rising"))
+    assert belief["sources"] == len(_session_ids("rising"))  # a top belief's: counted now
     assert belief["counter"] == 0
-    assert belief["newest"].startswith("2026-11-26")  # its last session, in week 13
+    # The newest evidence as of its last written reflection (a move under 0.05 is not
+    # written): within the quarter, never after its last session.
+    newest = max(e["at"] for e in shown["evidence"])
+    assert "2026-08-31" <= belief["newest"][:10] <= newest[:10] == "2026-11-26"
     assert len(shown["evidence"]) >= belief["sources"]  # evolve deletes no evidence
+    text = _cli(capsys, "show", rule.id)
+    assert f"belief:     {belief['confidence']:.2f}, {belief['freshness']}" in text

@@ -254,21 +254,23 @@ def _validate_records(folder: Path, ids: set[str]) -> list[str]:
 def _belief(
     memory: Memory, pool: belief_rules.Pool, now: datetime, stale_days: int
 ) -> promote_rules.Belief | None:
-    """Return ``memory`` as promote sees it: as last reflected, or reflected now if never."""
+    """Return ``memory`` as promote sees it: as last reflected, or reflected now if never.
+
+    Its confidence and freshness are reflect's judgement (written weekly); its sources are
+    counted now, a fact that a reflection too small to write leaves behind.
+    """
     kind = belief_rules.kind_of(memory)
     before = belief_rules.stored(memory)
     if kind is None or before.invalid:
         return None
+    counted = belief_rules.tally(memory, pool)
+    sources, newest = counted.sources, counted.newest
     if before.last_reflected is None:
         seen = belief_rules.reflect(memory, pool, now, stale_days)
-        confidence, freshness, sources = seen.new, seen.freshness, seen.counted.sources
-        newest = seen.counted.newest
+        confidence, freshness = seen.new, seen.freshness
     else:
-        held = memory.details[FIELD]
         confidence = before.confidence if before.confidence is not None else 0.5
         freshness = before.freshness or belief_rules.STABLE
-        sources = int(held.get("sources") or 0)
-        newest = clock.parse_time(held.get("newest"))
     return promote_rules.Belief(
         memory.id,
         kind,
@@ -330,25 +332,30 @@ def _promote_row(
 
 
 def _write_top(state: _Home, outcome: promote_rules.Outcome, report: Report) -> bool:
-    """Mark the top beliefs (``top``, ``place``) and unmark the rest; render MEMORY.md.
+    """Mark the top beliefs (``top``, ``place``, their sources now) and unmark the rest.
 
-    Return whether Top Beliefs changed (who is in it, or in which order).
+    Return whether anything was written (who is in Top Beliefs, in which order, with how
+    many sources).
     """
-    places = {b.id: at for at, b in enumerate(outcome.top, 1)}
+    top = {b.id: (at, b) for at, b in enumerate(outcome.top, 1)}
     stamp = belief_rules.iso(state.now)
     records: dict[str, dict[str, object]] = {}
     for memory in state.memories:
         held = memory.details.get(FIELD)
         held = dict(held) if isinstance(held, dict) else {}
-        place = places.get(memory.id)
-        if place is not None and (held.get("place") != place or not held.get("top")):
-            seen = next(b for b in outcome.top if b.id == memory.id)
-            held.update(top=held.get("top") or stamp, place=place)
-            held.setdefault("confidence", seen.confidence)
-            held.setdefault("freshness", seen.freshness)
-            held.setdefault("sources", seen.sources)
-            records[memory.id] = held
-        elif place is None and "top" in held:
+        place, seen = top.get(memory.id, (None, None))
+        if seen is not None:
+            wanted = {
+                **held,
+                "top": held.get("top") or stamp,
+                "place": place,
+                "sources": seen.sources,
+            }
+            wanted.setdefault("confidence", seen.confidence)
+            wanted.setdefault("freshness", seen.freshness)
+            if wanted != held:
+                records[memory.id] = wanted
+        elif "top" in held:
             held.pop("top")
             held.pop("place", None)
             records[memory.id] = held
