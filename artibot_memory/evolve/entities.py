@@ -256,7 +256,9 @@ def prose(synopsis: Synopsis) -> list[str]:
     lines = _status(synopsis) if synopsis.kind == "project" else _links(synopsis)
     lines += _work(synopsis)
     if synopsis.decisions:
-        lines.append("Recent decisions: " + ", ".join(f"{i} ({d})" for i, d in synopsis.decisions))
+        lines.append(
+            "Recent decisions: " + ", ".join(f"{i} ({d})" for i, d in synopsis.decisions) + "."
+        )
     if synopsis.errors:
         lines.append("Open errors: " + ", ".join(synopsis.errors) + ".")
     return lines or [f"{synopsis.facts} facts, {synopsis.beliefs} beliefs; nothing more known yet."]
@@ -282,7 +284,9 @@ def _links(synopsis: Synopsis) -> list[str]:
 def _work(synopsis: Synopsis) -> list[str]:
     parts = [f"Main tools: {', '.join(synopsis.tools)}"] if synopsis.tools else []
     if synopsis.commands:
-        runs = ", ".join(f"`{clip(t, 60)}` ({n} runs, {i})" for t, n, i in synopsis.commands)
+        runs = ", ".join(
+            f"`{clip(t, 60)}` ({n} run{'s' * (n != 1)}, {i})" for t, n, i in synopsis.commands
+        )
         parts.append(f"most run: {runs}")
     return ["; ".join(parts) + "."] if parts else []
 
