@@ -403,3 +403,27 @@ def test_a_belief_never_reflected_shows_its_record_or_its_own_confidence() -> No
     assert entities._belief_view(memory, lambda _m: None) == (0.8, "stable")  # noqa: SLF001
     memory.details["belief"] = {"confidence": 0.62, "freshness": "weakening"}
     assert entities._belief_view(memory, lambda _m: None) == (0.62, "weakening")  # noqa: SLF001
+
+
+def test_a_set_profile_is_redacted_and_logged(memory_home: Path) -> None:
+    shop_due(memory_home)
+    token = "ghp_" + "a1B2c3D4e5" * 4
+    with freeze_time("2026-12-01 09:00"):
+        path = entities.profile_set(memory_home, "projects/shop", f"Deploys with {token}.")
+    text = path.read_text(encoding="utf-8")
+    assert token not in text
+    assert "## Profile\nDeploys with [REDACTED:github-token].\n" in text
+    assert [e.message for e in audit.read(memory_home)] == [f"{SHOP_FILE} profile set"]
+
+
+def test_profile_list_shows_each_entity_with_its_touches_and_whether_it_is_due(
+    memory_home: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    shop_due(memory_home)
+    note(memory_home, "2026-11-29", "09:00 [blog] Ran pnpm build (session 9f8e7d6c:1)")
+    with freeze_time("2026-12-01 09:00"):
+        code, out, _ = run(capsys, "profile", "list")
+    assert code == 0
+    lines = out.splitlines()
+    assert lines[0].split() == ["ENTITY", "TOUCHES", "DUE", "CONSOLIDATED", "FILE"]
+    assert lines[3].split() == ["projects/shop", "5", "due", "never", SHOP_FILE, "(not", "yet)"]

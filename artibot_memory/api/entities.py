@@ -91,7 +91,9 @@ def gather(home: Path, now: datetime) -> World:
     memories = [m for spec in STORES for m in Store(spec, home).load() if not m.is_expired(now)]
     projects = {display_name(m.project).lower() for m in memories if m.project}
     about = {m.id: rules.entities_of(m, projects) for m in memories}
-    people = sorted({e.split("/", 1)[1] for ids in about.values() for e in ids if "people/" in e})
+    people = sorted(
+        {e.split("/", 1)[1] for ids in about.values() for e in ids if e.startswith("people/")}
+    )
     touches = [touch for m in memories if is_summary(m) for touch in _summary_touches(m)]
     for relative, path in layers.layer_files(home).items():
         if relative != layers.MEMORY_MD:
