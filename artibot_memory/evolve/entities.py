@@ -252,6 +252,8 @@ def prose(synopsis: Synopsis) -> list[str]:
 'Main tools: pnpm.']
     >>> prose(Synopsis("person", projects=["shop"], preferences=["pref-1"]))
     ['Linked to projects: shop.', 'Preferences naming it: pref-1.']
+    >>> prose(Synopsis("area", commands=[("pnpm test", 6, "cmd-1")]))
+    ['Most run: `pnpm test` (6 runs, cmd-1).']
     """
     lines = _status(synopsis) if synopsis.kind == "project" else _links(synopsis)
     lines += _work(synopsis)
@@ -288,7 +290,8 @@ def _work(synopsis: Synopsis) -> list[str]:
             f"`{clip(t, 60)}` ({n} run{'s' * (n != 1)}, {i})" for t, n, i in synopsis.commands
         )
         parts.append(f"most run: {runs}")
-    return ["; ".join(parts) + "."] if parts else []
+    line = "; ".join(parts)
+    return [line[:1].upper() + line[1:] + "."] if parts else []
 
 
 def review_line(set_day: str) -> str:
