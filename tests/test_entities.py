@@ -46,9 +46,11 @@ def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
     return code, out, err
 
 
-def snapshot(home: Path) -> dict[str, bytes]:
+def snapshot(home: Path) -> dict[str, bytes | None]:
+    """Every path under the home (folders too), with a file's bytes."""
     return {
-        str(p.relative_to(home)): p.read_bytes() for p in sorted(home.rglob("*")) if p.is_file()
+        str(p.relative_to(home)): p.read_bytes() if p.is_file() else None
+        for p in sorted(home.rglob("*"))
     }
 
 
@@ -258,7 +260,12 @@ def test_a_set_profile_is_kept_then_marked_for_review_when_its_facts_change(
 
 def test_a_dry_run_writes_nothing_at_all(memory_home: Path) -> None:
     note(memory_home, "2026-11-30", *shop_bullets(5))
+    first = snapshot(memory_home)
     with freeze_time("2026-12-01 09:00"):
+        assert [c.entity for c in entities.consolidate(memory_home, dry_run=True)] == [
+            "projects/shop"
+        ]
+        assert snapshot(memory_home) == first  # no entities/ folder, no lock, no log
         entities.consolidate(memory_home)
     note(memory_home, "2026-12-02", *shop_bullets(6))
     before = snapshot(memory_home)
