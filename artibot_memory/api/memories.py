@@ -21,7 +21,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any, cast
 
-from artibot_memory.api import conflicts
+from artibot_memory.api import conflicts, entities
 from artibot_memory.capture import journal
 from artibot_memory.core import clock
 from artibot_memory.core.errors import UnknownMemoryError, UsageError
@@ -275,6 +275,7 @@ def _erase_traces(gone: Sequence[Memory], home: Path) -> None:
     }
     daily.drop(home, {m.id for m in gone}, sessions)  # MEMORY.md: at its next render
     conflicts.forget_sides({m.id for m in gone}, home)  # the ledger keeps their ids only
+    entities.drop(home, {m.id for m in gone})  # their lines in the entity profiles
     drop_caches(home)
     remove_index(home)
     remove_vectors(home)  # derived from the texts too: the forgotten one's vector goes with it

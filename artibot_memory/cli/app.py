@@ -199,6 +199,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_proposals(subparsers)
     _add_conflicts(subparsers)
     _add_evolve(subparsers)
+    _add_profile(subparsers)
     hook = subparsers.add_parser(
         "hook", help="run a Claude Code hook (payload on stdin; always exits 0)"
     )
@@ -591,6 +592,36 @@ def _add_conflicts(subparsers: argparse._SubParsersAction[argparse.ArgumentParse
     ]
 
 
+def _add_profile(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    profile = subparsers.add_parser(
+        "profile",
+        help="entity profiles (entities/…: projects, people, areas): list, show, set the prose",
+    )
+    actions = profile.add_subparsers(
+        dest="action", metavar="ACTION", required=True, help="list, show or set"
+    )
+    listed = actions.add_parser("list", help="every entity: its file, last consolidated, touches")
+    _json_flag(listed, "the entities")
+    show = actions.add_parser("show", help="print one entity's file")
+    show.add_argument("entity", metavar="ENTITY", help=_ENTITY_HELP)
+    _json_flag(show, "the entity and its file's text")
+    given = actions.add_parser("set", help="replace one entity's Profile prose (kept by evolve)")
+    given.add_argument("entity", metavar="ENTITY", help=_ENTITY_HELP)
+    given.add_argument(
+        "--file", required=True, metavar="F", help="the prose: a file, or - for stdin"
+    )
+    _json_flag(given, "the entity and its file")
+    EXAMPLES["profile"] = [
+        ("profile list", "every entity, due for consolidation or not"),
+        ("profile show projects/shop", "its file"),
+        ("profile set shop --file profile.md", "a bare name: the one entity called so"),
+        ("echo 'Sara owns billing.' | artibot-memory profile set person:sara --file -", ""),
+    ]
+
+
+_ENTITY_HELP = "projects/NAME, people/NAME, areas/NAME, project:NAME, or a bare name"
+
+
 def ask(question: str) -> bool:
     """Ask a yes/no question on the terminal; without one the answer is no."""
     if not (sys.stdin.isatty() and sys.stderr.isatty()):
@@ -668,6 +699,7 @@ def dispatch(args: argparse.Namespace) -> Output:
         "proposals": verbs.cmd_proposals,
         "conflicts": verbs.cmd_conflicts,
         "evolve": verbs.cmd_evolve,
+        "profile": verbs.cmd_profile,
     }
     return verbs.after_write(args, table[args.verb](args))
 

@@ -1044,3 +1044,20 @@ def _promote_lines(phase: Mapping[str, Any], style: Style) -> list[str]:
         for r in phase["demoted"]
     ]
     return lines
+
+
+def profile_lines(found: Sequence[Mapping[str, Any]], style: Style) -> list[str]:
+    """Return ``profile list``: one row per entity, its touches since it was consolidated."""
+    if not found:
+        return ["no entities yet: projects, people and tools appear as the notes name them"]
+    rows = [
+        [
+            Cell(item["entity"]),
+            Cell(str(item["touches"]), "bad" if item["due"] else None),
+            Cell("due" if item["due"] else ""),
+            Cell((item["last_consolidated"] or "never")[:10], "dim"),
+            Cell(item["path"] + ("" if item["exists"] else " (not yet)")),
+        ]
+        for item in found
+    ]
+    return table(["ENTITY", "TOUCHES", "DUE", "CONSOLIDATED", "FILE"], rows, style, right=[1])

@@ -488,3 +488,29 @@ def cmd_evolve(args: argparse.Namespace) -> Output:
     )
     data = report.to_json()
     return Output(data, view=lambda style: render.evolve_lines(data, style), wrote=False)
+
+
+def cmd_profile(args: argparse.Namespace) -> Output:
+    """``profile list|show ENTITY|set ENTITY --file F``: the entity profiles of evolve."""
+    from artibot_memory.api import entities  # noqa: PLC0415 - this verb only
+    from artibot_memory.core.paths import memory_home  # noqa: PLC0415
+
+    home = memory_home()
+    if args.action == "list":
+        found = entities.listing(home)
+        return Output(found, view=lambda style: render.profile_lines(found, style), wrote=False)
+    entity = entities.resolve(home, args.entity)
+    relative = entities.file_of(entity)
+    if args.action == "show":
+        path = entities.path_of(home, entity)
+        if not path.is_file():
+            msg = f"{entity} has no profile yet ({relative}): `artibot-memory evolve` writes it"
+            raise UsageError(msg)
+        text = path.read_text(encoding="utf-8", errors="replace")
+        return Output(
+            {"entity": entity, "path": relative, "text": text}, text.splitlines(), wrote=False
+        )
+    lines, _source = _read_lines(args.file)
+    entities.profile_set(home, entity, "\n".join(lines))
+    done = {"entity": entity, "path": relative}
+    return Output(done, [f"set the Profile of {entity} ({relative})"], wrote=False)
