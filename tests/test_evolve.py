@@ -21,7 +21,7 @@ from artibot_memory.api import evolve
 from artibot_memory.api.semantic import refresh
 from artibot_memory.cli.app import main
 from artibot_memory.evolve import beliefs, promote
-from artibot_memory.evolve.beliefs import Stored, Tally
+from artibot_memory.evolve.beliefs import Tally
 from artibot_memory.store import audit
 from artibot_memory.store.jsonfile import Store
 from artibot_memory.store.model import Evidence, Memory, MemoryType, State
@@ -180,17 +180,30 @@ def test_evidence_gained_strengthens_a_belief_and_a_small_move_is_not_written(
 
 def test_a_rise_just_under_a_tenth_is_no_trend() -> None:
     now = at(0)
-    was = Stored(0.51, "stable", last_reflected=now, counter=0)
-    assert beliefs.freshness(0.51, 0.6, Tally(3, 0, now), was, now, 90) == "stable"
-    assert beliefs.freshness(0.5, 0.6, Tally(3, 0, now), was, now, 90) == "strengthening"
+    assert beliefs.freshness(0.51, 0.6, Tally(3, 0, now), 0, now, 90) == "stable"
+    assert beliefs.freshness(0.5, 0.6, Tally(3, 0, now), 0, now, 90) == "strengthening"
 
 
 def test_a_fall_of_a_tenth_weakens_and_so_does_new_counter_evidence_alone() -> None:
     now = at(0)
-    was = Stored(0.7, "stable", last_reflected=now, counter=1)
-    assert beliefs.freshness(0.7, 0.6, Tally(5, 1, now), was, now, 90) == "weakening"
-    assert beliefs.freshness(0.7, 0.61, Tally(5, 1, now), was, now, 90) == "stable"
-    assert beliefs.freshness(0.7, 0.65, Tally(5, 2, now), was, now, 90) == "weakening"
+    assert beliefs.freshness(0.7, 0.6, Tally(5, 1, now), 1, now, 90) == "weakening"
+    assert beliefs.freshness(0.7, 0.61, Tally(5, 1, now), 1, now, 90) == "stable"
+    assert beliefs.freshness(0.7, 0.65, Tally(5, 2, now), 1, now, 90) == "weakening"
+
+
+def test_a_trend_that_stops_is_stable_a_week_later_and_logged(memory_home: Path) -> None:
+    place(memory_home, "pref-aaaa000009", "Always use pnpm, never npm", [0, 1])
+    run(memory_home, 2, REFLECT_ONLY)
+    with Store(spec_for("preference"), memory_home).transaction() as entries:
+        entries[0].evidence += [Evidence(at=at(8), session_id="later-1")]
+    run(memory_home, 9, REFLECT_ONLY)
+    assert record(memory_home, "pref-aaaa000009")["freshness"] == "strengthening"
+    report = run(memory_home, 16)  # a week on, nothing new: the rise is over
+    assert report["reflect"]["changed"][0]["freshness"] == "stable"
+    assert log_types(memory_home)[-1] == (
+        "REFLECT",
+        "pref-aaaa000009 conf 0.60→0.60 freshness=stable",
+    )
 
 
 def test_ageing_evidence_weakens_then_goes_stale_at_exactly_stale_days(memory_home: Path) -> None:
@@ -392,6 +405,9 @@ def test_each_demotion_says_why() -> None:
         belief("pref-4", 0.0, 8, "stale", top=True),
         belief("pref-5", 0.5, 8, top=True),
         belief("pref-6", 0.9, 8, "weakening", top=True),
+        promote.Belief(
+            "pref-7", "preference", "", 0.9, 8, "stable", active=False, top=True, state="superseded"
+        ),
         *(belief(f"pref-x{i}", 0.1, 1) for i in range(20)),
     ]
     outcome = promote.promote(every, settings(top_beliefs_n=1))
@@ -402,6 +418,7 @@ def test_each_demotion_says_why() -> None:
         "pref-4": "stale",
         "pref-5": "below threshold (conf 0.50 < 0.85)",
         "pref-6": "below threshold (freshness weakening)",
+        "pref-7": "below threshold (superseded)",
     }
 
 

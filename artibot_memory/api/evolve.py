@@ -281,6 +281,7 @@ def _belief(
         memory.state is State.ACTIVE and not memory.is_expired(now),
         newest,
         top=before.top is not None,
+        state=memory.state.value,
     )
 
 

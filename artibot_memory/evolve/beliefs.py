@@ -177,7 +177,7 @@ def freshness(  # noqa: PLR0917 - the state machine's inputs, each named
     old: float | None,
     new: float,
     counted: Tally,
-    before: Stored,
+    counter_before: int | None,
     now: datetime,
     stale_days: int,
 ) -> str:
@@ -185,20 +185,19 @@ def freshness(  # noqa: PLR0917 - the state machine's inputs, each named
 
     The first that holds: contradicted, stale, weakening (fell by 0.1 or more, or more
     counter-evidence than at the last reflection), strengthening (rose by 0.1 or more);
-    otherwise unchanged (a stale or contradicted belief no longer so is stable again).
+    otherwise stable.
 
     >>> from datetime import datetime, timezone
     >>> now = datetime(2026, 12, 1, tzinfo=timezone.utc)
-    >>> was = Stored(0.5, "strengthening", counter=0)
-    >>> freshness(0.4, 0.6, Tally(3, 0, now), was, now, 90)
+    >>> freshness(0.4, 0.6, Tally(3, 0, now), 0, now, 90)
     'strengthening'
-    >>> freshness(0.6, 0.55, Tally(3, 1, now), was, now, 90)  # a new session against it
+    >>> freshness(0.6, 0.55, Tally(3, 1, now), 0, now, 90)  # a new session against it
     'weakening'
-    >>> freshness(0.6, 0.55, Tally(3, 0, now), was, now, 90)  # no trend: unchanged
-    'strengthening'
-    >>> freshness(0.2, 0.0, Tally(2, 3, now), was, now, 90)
+    >>> freshness(0.6, 0.55, Tally(3, 0, now), 0, now, 90)  # no trend
+    'stable'
+    >>> freshness(0.2, 0.0, Tally(2, 3, now), 3, now, 90)
     'contradicted'
-    >>> freshness(None, 0.2, Tally(1, 0, now), Stored(), now, 90)
+    >>> freshness(None, 0.2, Tally(1, 0, now), None, now, 90)
     'stable'
     """
     if counted.counter > counted.sources:
@@ -207,11 +206,11 @@ def freshness(  # noqa: PLR0917 - the state machine's inputs, each named
         return STALE
     if old is None:
         return STABLE
-    if new <= old - TREND + 1e-9 or counted.counter > (before.counter or 0):
+    if new <= old - TREND + 1e-9 or counted.counter > (counter_before or 0):
         return WEAKENING
     if new >= old + TREND - 1e-9:
         return STRENGTHENING
-    return before.freshness if before.freshness in (STABLE, STRENGTHENING, WEAKENING) else STABLE
+    return STABLE
 
 
 # ---- what reflect last concluded, on the memory
@@ -226,6 +225,8 @@ class Stored:
     last_reflected: datetime | None = None
     counter: int | None = None
     top: datetime | None = None
+    previous: float | None = None  # the confidence before the last written reflection
+    previous_counter: int | None = None
     warnings: list[str] = field(default_factory=list)
     invalid: bool = False
 
@@ -256,9 +257,28 @@ def stored(memory: Memory) -> Stored:
         )
     found.last_reflected = clock.parse_time(raw.get("last_reflected"))
     found.top = clock.parse_time(raw.get("top"))
-    counter = raw.get("counter")
-    found.counter = counter if isinstance(counter, int) and counter >= 0 else None
+    found.counter = _count(raw.get("counter"))
+    found.previous_counter = _count(raw.get("previous_counter"))
+    previous = raw.get("previous")
+    found.previous = float(previous) if isinstance(previous, int | float) else None
     return found
+
+
+def _count(value: object) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else None
+
+
+def baseline(before: Stored, now: datetime) -> tuple[float | None, int | None]:
+    """Return what a trend is measured from: the last reflection's confidence and counter.
+
+    A reflection again within the last one's 7 days (``--reflect-only``) measures from the
+    one before it, as the last one did: run twice, it concludes the same, and writes nothing.
+    """
+    if before.last_reflected is None:
+        return None, None
+    if now - before.last_reflected < REFLECT_EVERY and before.previous is not None:
+        return before.previous, before.previous_counter
+    return before.confidence, before.counter
 
 
 def label(memory: Memory) -> str:
@@ -305,10 +325,12 @@ def reflect(memory: Memory, pool: Pool, now: datetime, stale_days: int) -> Refle
     new = score(counted, now, stale_days)
     first = before.last_reflected is None
     old = memory.confidence if first or before.confidence is None else before.confidence
-    fresh = freshness(None if first else old, new, counted, before, now, stale_days)
+    trend, counter_before = baseline(before, now)
+    fresh = freshness(trend, new, counted, counter_before, now, stale_days)
     was = None if first else before.freshness
     changed = first or fresh != was or abs(new - old) >= WORTH_WRITING - 1e-9
     record = _record(memory, new, fresh, counted, now, stale_days)
+    record.update(previous=trend, previous_counter=counter_before)
     events = _events(memory, was, (old, new, fresh), counted, record) if changed else []
     kind = kind_of(memory) or PREFERENCE
     return Reflection(

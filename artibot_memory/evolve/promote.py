@@ -37,6 +37,7 @@ class Belief:
     active: bool
     newest: datetime | None = None
     top: bool = False  # in Top Beliefs now
+    state: str = "active"  # the memory's state (a belief not active never qualifies)
 
     def rank(self) -> float:
         """Return seed 002's composite score: confidence × ln(sources + 1)."""
@@ -149,7 +150,7 @@ def reason(belief: Belief, at: Thresholds, *, pushed: bool) -> str:
     if pushed:
         return PUSHED_OUT
     if not belief.active:
-        why = "no longer active"
+        why = belief.state if belief.state != "active" else "expired"
     elif belief.confidence < at.confidence - 1e-9:
         why = f"conf {belief.confidence:.2f} < {at.confidence:.2f}"
     elif belief.sources < at.sources:
