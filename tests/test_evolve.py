@@ -573,6 +573,10 @@ def test_an_unreadable_store_is_left_out_and_the_rest_evolves(memory_home: Path)
     assert any(w.startswith("project-contexts.json:") for w in report["warnings"])
     assert [r["id"] for r in report["reflect"]["changed"]] == ["pref-ok00000002"]
     assert broken.read_text() == "{ not json"
+    every = run(memory_home, 12, evolve.PHASES)  # the consolidate phase fails, the rest goes on
+    assert any(w.startswith("consolidate: ") for w in every["warnings"])
+    assert every["reflect"]["evaluated"] == 1
+    assert every["promote"] is not None
 
 
 def test_an_empty_memory_is_a_clean_no_op(memory_home: Path) -> None:

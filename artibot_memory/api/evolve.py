@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from artibot_memory.core import clock, config, disk
-from artibot_memory.core.errors import StoreError
+from artibot_memory.core.errors import ArtibotMemoryError, StoreError
 from artibot_memory.core.paths import ensure_private_dir, memory_home
 from artibot_memory.evolve import beliefs as belief_rules
 from artibot_memory.evolve import promote as promote_rules
@@ -147,9 +147,13 @@ def _consolidate(state: _Home, report: Report) -> dict[str, Any]:
         seen = _belief(memory, pool, state.now, stale_days)
         return (seen.confidence, seen.freshness) if seen is not None else None
 
-    done = entities.consolidate(
-        state.path, now=state.now, dry_run=report.dry_run, belief_of=belief_of
-    )
+    try:
+        done = entities.consolidate(
+            state.path, now=state.now, dry_run=report.dry_run, belief_of=belief_of
+        )
+    except (ArtibotMemoryError, OSError) as exc:  # the other phases still run
+        report.warnings.append(f"consolidate: {exc} — no profile consolidated")
+        return {"entities": []}
     rows = []
     for item in done:
         report.warnings += [f"{item.path}: {w}" for w in item.warnings]

@@ -31,9 +31,10 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from artibot_memory.core.project import display_name
+from artibot_memory.evolve.beliefs import kind_of as kind_of_belief
 from artibot_memory.store import evidence
 from artibot_memory.store.layers import today
-from artibot_memory.store.model import Memory, MemoryType
+from artibot_memory.store.model import Memory
 from artibot_memory.text.markdown import (
     Document,
     Line,
@@ -55,7 +56,6 @@ SECTIONS = (*MANAGED, LOG)
 MAX_FACTS = 12
 LINE_CHARS = 140
 REVIEW = "> Review:"
-BELIEF_TAGS = frozenset({"decision", "lesson"})
 _MAX_TAGS = 40  # the tools of a bullet or summary: every tag it has, not the usual 12
 
 
@@ -182,15 +182,8 @@ def count_since(
 
 
 def is_belief(memory: Memory) -> bool:
-    """Tell whether ``memory`` is a belief (docs/EVOLVE.md §1) by its kind.
-
-    A preference, a context tagged ``decision`` or ``lesson``, an error with a fix.
-    """
-    if memory.type is MemoryType.PREFERENCE:
-        return True
-    if memory.type is MemoryType.CONTEXT:
-        return bool(BELIEF_TAGS.intersection(memory.tags))
-    return memory.type is MemoryType.ERROR and bool(memory.details.get("fix"))
+    """Tell whether ``memory`` is a belief (docs/EVOLVE.md §1): :func:`beliefs.kind_of` says."""
+    return kind_of_belief(memory) is not None
 
 
 def first_line(memory: Memory, limit: int = LINE_CHARS) -> str:
