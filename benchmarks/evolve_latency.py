@@ -32,6 +32,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 import common
 import corpus
@@ -56,10 +57,12 @@ def seed(root: Path) -> Path:
 
 
 def snapshot(home: Path) -> dict[str, bytes]:
-    return {str(p.relative_to(home)): p.read_bytes() for p in sorted(home.rglob("*")) if p.is_file()}
+    return {
+        str(p.relative_to(home)): p.read_bytes() for p in sorted(home.rglob("*")) if p.is_file()
+    }
 
 
-def evolve(python: str, home: Path, env: dict[str, str], *flags: str) -> tuple[float, dict]:
+def evolve(python: str, home: Path, env: dict[str, str], *flags: str) -> tuple[float, Any]:
     """Run ``artibot-memory evolve --json FLAGS`` on ``home``; return its time and report."""
     started = time.perf_counter()
     done = subprocess.run(
@@ -80,7 +83,7 @@ def log_lines(home: Path) -> int:
         return 0
 
 
-def changes(report: dict) -> int:
+def changes(report: dict[str, Any]) -> int:
     """Everything a report says it changed: beliefs, entities, promotions, demotions."""
     reflect = report.get("reflect") or {}
     promote = report.get("promote") or {}
@@ -93,7 +96,9 @@ def changes(report: dict) -> int:
     )
 
 
-def measure(python: str, seed_home: Path, root: Path, env: dict[str, str], runs: int) -> dict:
+def measure(
+    python: str, seed_home: Path, root: Path, env: dict[str, str], runs: int
+) -> dict[str, Any]:
     """Time each case ``runs`` times, each on a fresh copy; keep the last reports and checks."""
     times: dict[str, list[float]] = {"first": [], "again": [], "promote": [], "dry": []}
     found: dict[str, object] = {}
@@ -119,50 +124,66 @@ def measure(python: str, seed_home: Path, root: Path, env: dict[str, str], runs:
     return found
 
 
-def report(found: dict, runs: int) -> str:
+def report(found: dict[str, Any], runs: int) -> str:
     times = found["times"]
     first = found["first"]
     reflect, promote = first["reflect"], first["promote"]
     entities = first["consolidate"]["entities"]
+    cases = (
+        ("`evolve`, first run", "first"),
+        ("`evolve`, again at once", "again"),
+        ("`evolve --promote-only` (each session end)", "promote"),
+        ("`evolve --dry-run`", "dry"),
+    )
     rows = [
-        ["`evolve`, first run", common.ms(common.median(times["first"])), common.ms(common.p95(times["first"]))],
-        ["`evolve`, again at once", common.ms(common.median(times["again"])), common.ms(common.p95(times["again"]))],
-        ["`evolve --promote-only` (each session end)", common.ms(common.median(times["promote"])), common.ms(common.p95(times["promote"]))],
-        ["`evolve --dry-run`", common.ms(common.median(times["dry"])), common.ms(common.p95(times["dry"]))],
+        [name, common.ms(common.median(times[key])), common.ms(common.p95(times[key]))]
+        for name, key in cases
     ]
     idempotent = found["again_changes"] == 0 and found["again_log_lines"] == 0
-    lines = [
-        common.machine_line(),
-        "",
-        f"Each case {runs} times, each on a fresh copy of a home at full caps, as a process "
-        "(`bin/artibot-memory evolve --json`).",
-        "",
-        common.table(["case", "median", "p95"], rows),
-        "",
-        f"The first run reflected {reflect['evaluated']} beliefs ({len(reflect['changed'])} written), "
-        f"consolidated {len(entities)} entities, put {len(promote['top'])} in Top Beliefs "
-        f"({promote['mode']} mode) and wrote {found['log_lines']} lines of evolution.log. "
-        f"Freshness after it: "
-        + ", ".join(f"{n} {name}" for name, n in reflect["freshness"].items() if n)
-        + ".",
-        "",
-        "- Again at once: "
-        + common.verdict(idempotent, f"{found['again_changes']} changes, {found['again_log_lines']} log lines"),
-        "- Dry run: " + common.verdict(bool(found["dry_unchanged"]), "every byte unchanged" if found["dry_unchanged"] else "a file changed"),
-    ]
-    return "\n".join(lines)
+    freshness = ", ".join(f"{n} {name}" for name, n in reflect["freshness"].items() if n)
+    again = f"{found['again_changes']} changes, {found['again_log_lines']} log lines"
+    dry = "every byte unchanged" if found["dry_unchanged"] else "a file changed"
+    summary = (
+        f"The first run reflected {reflect['evaluated']} beliefs "
+        f"({len(reflect['changed'])} written), consolidated {len(entities)} entities, put "
+        f"{len(promote['top'])} in Top Beliefs ({promote['mode']} mode) and wrote "
+        f"{found['log_lines']} lines of evolution.log. Freshness after it: {freshness}."
+    )
+    return "\n".join(
+        [
+            common.machine_line(),
+            "",
+            (
+                f"Each case {runs} times, each on a fresh copy of a home at full caps, as a "
+                "process (`bin/artibot-memory evolve --json`)."
+            ),
+            "",
+            common.table(["case", "median", "p95"], rows),
+            "",
+            summary,
+            "",
+            "- Again at once: " + common.verdict(idempotent, again),
+            "- Dry run: " + common.verdict(bool(found["dry_unchanged"]), dry),
+        ]
+    )
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=5, help="timed runs per case (default 5)")
     parser.add_argument("--python", help="the interpreter to run the CLI with")
-    parser.add_argument("--no-write", action="store_true", help="print only; leave RESULTS.md alone")
+    parser.add_argument(
+        "--no-write", action="store_true", help="print only; leave RESULTS.md alone"
+    )
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory(prefix="artibot-evolve-bench-") as tmp:
         root = Path(tmp)
         python = real_python(args.python)
-        env = {**os.environ, "PYTHONPYCACHEPREFIX": str(root / "pycache"), "ARTIBOT_MEMORY_VECTORS": "off"}
+        env = {
+            **os.environ,
+            "PYTHONPYCACHEPREFIX": str(root / "pycache"),
+            "ARTIBOT_MEMORY_VECTORS": "off",
+        }
         env.pop("PYTHONDONTWRITEBYTECODE", None)
         env.pop("CLAUDECODE", None)
         print("seeding full stores ...", flush=True)

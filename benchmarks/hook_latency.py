@@ -533,8 +533,9 @@ def render_memory_md(home: Path) -> None:
 def maintained(home: Path) -> None:
     """Run a session start's maintenance on ``home`` (issue 14): its links, its conflicts.
 
-    A home in use has had both from every session start before the timed one; a checkout
-    from before them has no ``lifecycle.maintain``: nothing to do there.
+    A home in use has had both from every session start before the timed one, and an evolve
+    in the last week (issue 15: the weekly one is timed by evolve_latency.py, not here); a
+    checkout from before them has no ``lifecycle.maintain`` or evolve: nothing to do there.
     """
     from artibot_memory import lifecycle  # noqa: PLC0415
 
@@ -544,8 +545,17 @@ def maintained(home: Path) -> None:
     os.environ["ARTIBOT_MEMORY_HOME"] = str(home)
     try:
         maintain()
+        _evolved(home)
     finally:
         del os.environ["ARTIBOT_MEMORY_HOME"]
+
+
+def _evolved(home: Path) -> None:
+    try:
+        from artibot_memory.api import evolve  # noqa: PLC0415 - issue 15's checkouts on
+    except ImportError:
+        return
+    evolve.run(home)
 
 
 def known_error(home: Path) -> dict[str, str]:

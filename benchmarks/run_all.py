@@ -36,6 +36,7 @@ FULL = {
     "cli_latency": [],
     "prompt_recall": [],
     "concurrent_saves": [],
+    "evolve_latency": [],
 }
 # Each at its smallest, with --no-write where the benchmark writes RESULTS.md.
 SMOKE = {
@@ -52,6 +53,7 @@ SMOKE = {
     "cli_latency": ["--runs", "2", "--warmup", "0", "--no-write"],
     "prompt_recall": ["--smoke", "--no-write"],
     "concurrent_saves": ["--smoke", "--no-write"],
+    "evolve_latency": ["--runs", "1", "--no-write"],
 }
 QUICK = {
     "hook_latency": ["--runs", "5", "--warmup", "1"],
@@ -65,6 +67,7 @@ QUICK = {
     "cli_latency": ["--runs", "5", "--warmup", "1"],
     "prompt_recall": ["--runs", "5", "--warmup", "1"],
     "concurrent_saves": ["--rounds", "1", "--saves", "5"],
+    "evolve_latency": ["--runs", "2"],
 }
 
 
