@@ -965,7 +965,7 @@ def evolve_lines(data: Mapping[str, Any], style: Style) -> list[str]:
     if data.get("reflect") is not None:
         lines += ["", *_reflect_lines(data["reflect"], style)]
     if data.get("promote") is not None:
-        lines += ["", *_promote_lines(data["promote"], style)]
+        lines += ["", *_promote_lines(data["promote"], style, dry=data["dry_run"])]
     if data.get("warnings"):
         lines += ["", f"Warnings ({len(data['warnings'])}):"]
         lines += [f"  - {printable(w)}" for w in data["warnings"]]
@@ -1013,7 +1013,7 @@ def _reflect_lines(phase: Mapping[str, Any], style: Style) -> list[str]:
     return lines
 
 
-def _promote_lines(phase: Mapping[str, Any], style: Style) -> list[str]:
+def _promote_lines(phase: Mapping[str, Any], style: Style, *, dry: bool = False) -> list[str]:
     at = phase["thresholds"]
     mode = phase["mode"]
     active = f"{phase['beliefs']} active belief{'' if phase['beliefs'] == 1 else 's'}"
@@ -1027,11 +1027,12 @@ def _promote_lines(phase: Mapping[str, Any], style: Style) -> list[str]:
         f"  Mode: {mode}{why}",
         f"  Effective thresholds: conf>={at['confidence']:.2f} sources>={at['sources']}",
     ]
-    where = (
-        "pinned to MEMORY.md"
-        if phase["writable"]
-        else "computed (not written: " + ("auto_promote is off or MEMORY.md is missing)")
-    )
+    if not phase["writable"]:
+        where = "computed, not written (auto_promote is off, or MEMORY.md is missing)"
+    elif dry:
+        where = "in MEMORY.md once this runs without --dry-run"
+    else:
+        where = "in MEMORY.md" + ("" if phase["written"] else " (unchanged)")
     lines.append(f"  Top {len(phase['top'])} beliefs {where}.")
     lines.append(f"  Promoted: {len(phase['promoted'])}")
     lines += [

@@ -44,7 +44,7 @@ from artibot_memory.text.markdown import (
     render,
     unmarked,
 )
-from artibot_memory.text.tags import is_tool
+from artibot_memory.text.tags import code_spans, is_tool, is_wordlike
 from artibot_memory.text.trim import clip
 
 _TOOL_WORD = re.compile(r"[a-z0-9][\w.+-]*")
@@ -125,13 +125,19 @@ class Touch:
 
 
 def tools_in(text: str) -> list[str]:
-    """Return the known tools ``text`` names (commands in it, tool names in prose).
+    """Return the known tools ``text`` names: in its prose, and in its code.
 
-    >>> tools_in("Tests: `pnpm test` FAILED, then vitest passed")
+    A word scan (the tagger's shell parse costs 1 ms a summary); a tool whose name is also
+    an everyday word ("go with Postgres", "make sure") counts only in code.
+
+    >>> tools_in("Tests: `pnpm test` FAILED, then vitest passed; let's go with it")
     ['pnpm', 'vitest']
+    >>> tools_in("Ran `go test ./...` and `make lint`")
+    ['go', 'make']
     """
-    words = _TOOL_WORD.findall(text.lower())  # a word scan: the tagger's shell parse costs
-    return list(dict.fromkeys(word for word in words if is_tool(word)))  # 1 ms a summary
+    prose = [w for w in _TOOL_WORD.findall(text.lower()) if is_tool(w) and not is_wordlike(w)]
+    code = [w for span in code_spans(text) for w in _TOOL_WORD.findall(span.lower()) if is_tool(w)]
+    return list(dict.fromkeys([*prose, *code]))
 
 
 def people_in(text: str, people: Iterable[str]) -> list[str]:

@@ -67,6 +67,24 @@ def is_tool(word: str) -> bool:
     return word in _PROGRAMS
 
 
+def is_wordlike(word: str) -> bool:
+    """Tell whether a program's name is also an everyday word (``go``, ``make``, ``black``).
+
+    >>> is_wordlike("go"), is_wordlike("pnpm")
+    (True, False)
+    """
+    return word in _WORDLIKE_PROGRAMS
+
+
+def code_spans(text: str) -> list[str]:
+    r"""Return the code of ``text``: its inline `spans` and its ``$ command`` lines.
+
+    >>> code_spans("ran `go test ./...`, then:\n$ make build")
+    ['go test ./...', 'make build']
+    """
+    return [span or line for span, line in _CODE_SPAN.findall(text)]
+
+
 def _error_names(text: str) -> Iterator[str]:
     for name in _ERROR_WORD.findall(text):
         if not re.fullmatch(r"E[A-Z]{2,}", name) or name in _ERRNO_NAMES:
