@@ -416,9 +416,9 @@ def test_each_demotion_says_why() -> None:
         "pref-2": "pushed out by the limit",
         "pref-3": "contradicted",
         "pref-4": "stale",
-        "pref-5": "below threshold (conf 0.50 < 0.85)",
-        "pref-6": "below threshold (freshness weakening)",
-        "pref-7": "below threshold (superseded)",
+        "pref-5": "below threshold: conf 0.50 < 0.85",
+        "pref-6": "below threshold: freshness weakening",
+        "pref-7": "below threshold: superseded",
     }
 
 

@@ -143,7 +143,7 @@ def reason(belief: Belief, at: Thresholds, *, pushed: bool) -> str:
     >>> reason(Belief("p", "preference", "p", 0.2, 6, "contradicted", True), at, pushed=False)
     'contradicted'
     >>> reason(Belief("p", "preference", "p", 0.8, 6, "stable", True), at, pushed=False)
-    'below threshold (conf 0.80 < 0.85)'
+    'below threshold: conf 0.80 < 0.85'
     """
     if belief.freshness in (CONTRADICTED, STALE):
         return belief.freshness
@@ -157,4 +157,4 @@ def reason(belief: Belief, at: Thresholds, *, pushed: bool) -> str:
         why = f"sources {belief.sources} < {at.sources}"
     else:
         why = f"freshness {belief.freshness}"
-    return f"{BELOW} ({why})"
+    return f"{BELOW}: {why}"
