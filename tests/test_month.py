@@ -9,7 +9,6 @@ every test here through the CLI, as a person would.
 from __future__ import annotations
 
 import json
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -30,7 +29,7 @@ from month import (
     SQLITE,
     month,
 )
-from week import live
+from week import live, lived_home
 
 from artibot_memory.cli.app import main as cli_main
 from artibot_memory.text import markdown
@@ -42,17 +41,9 @@ AFTER = "2026-11-30T09:00:00Z"  # the Monday after: what the user sees
 def lived(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     """The memory home after the month (module scope: lived once, read by every test)."""
     root = tmp_path_factory.mktemp("month")
-    home = root / "memory"
-    patch = pytest.MonkeyPatch()
-    patch.setenv("ARTIBOT_MEMORY_HOME", str(home))
-    patch.setenv("ARTIBOT_MEMORY_VECTORS", "off")
-    patch.setenv("TZ", "UTC")
-    patch.delenv("CLAUDECODE", raising=False)
-    time.tzset()
-    live(root / "work", month())
-    yield home
-    patch.undo()
-    time.tzset()
+    with lived_home(root / "memory") as home:
+        live(root / "work", month())
+        yield home
 
 
 @pytest.fixture

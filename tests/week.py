@@ -15,8 +15,11 @@ gives the same bytes, so a test can pin what the notes and MEMORY.md must say.
 
 from __future__ import annotations
 
+import contextlib
 import json
-from collections.abc import Iterable
+import os
+import time
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
@@ -546,3 +549,26 @@ def live(root: Path, sessions: Iterable[Session]) -> None:
                     lifecycle.ingest()
                 else:
                     lifecycle.handle(event, payload)
+
+
+@contextlib.contextmanager
+def lived_home(home: Path) -> Iterator[Path]:
+    """Live sessions into ``home`` as a module fixture does: keyword-only, UTC, not in Claude.
+
+    The variables are set for the block and put back after it (a module-scoped fixture has no
+    ``monkeypatch``).
+    """
+    wanted = {"ARTIBOT_MEMORY_HOME": str(home), "ARTIBOT_MEMORY_VECTORS": "off", "TZ": "UTC"}
+    saved = {name: os.environ.get(name) for name in [*wanted, "CLAUDECODE"]}
+    os.environ.update(wanted)
+    os.environ.pop("CLAUDECODE", None)
+    time.tzset()
+    try:
+        yield home
+    finally:
+        for name, value in saved.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
+        time.tzset()
