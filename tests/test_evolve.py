@@ -580,7 +580,7 @@ def test_an_unreadable_store_is_left_out_and_the_rest_evolves(memory_home: Path)
 
 
 def test_an_empty_memory_is_a_clean_no_op(memory_home: Path) -> None:
-    report = run(memory_home, 0)
+    report = run(memory_home, 0, evolve.PHASES)
     assert report["reflect"] == {
         "evaluated": 0,
         "skipped": 0,
@@ -588,8 +588,10 @@ def test_an_empty_memory_is_a_clean_no_op(memory_home: Path) -> None:
         "freshness": dict.fromkeys(beliefs.FRESHNESS, 0),
     }
     assert report["promote"]["top"] == []
-    assert report["warnings"] == ["MEMORY.md is missing: Top Beliefs computed, not written"]
-    assert not (memory_home / "evolution.log").exists()
+    assert report["consolidate"] == {"entities": []}
+    assert report["warnings"] == []
+    assert not memory_home.exists() or snapshot(memory_home) == {}  # not a byte written
+    assert evolve.run_if_due(memory_home) is None
 
 
 def test_every_line_of_the_log_has_the_format(memory_home: Path) -> None:

@@ -107,8 +107,8 @@ def run(
         report.promote = _promote(state, report)
     if state.wrote and (folder / semantic.FILE_NAME).exists():
         _render(state, report)
-    if not dry_run and tuple(phases) == PHASES:
-        _mark_run(folder, now)
+    if not dry_run and tuple(phases) == PHASES and state.memories:
+        _mark_run(folder, now)  # an empty memory is a clean no-op: not even this
     return report
 
 
@@ -137,6 +137,8 @@ def _log(state: _Home, report: Report, events: Iterable[tuple[str, str]]) -> Non
 def _consolidate(state: _Home, report: Report) -> dict[str, Any]:
     from artibot_memory.api import entities  # noqa: PLC0415 - the phase's own module
 
+    if not state.memories and not state.unreadable:
+        return {"entities": []}  # nothing to consolidate, and no folder made for it
     pool = state.pool
     settings = state.settings()
     stale_days = int(settings["evolve.stale_days"])
@@ -299,7 +301,7 @@ def _promote(state: _Home, report: Report) -> dict[str, Any]:
     outcome = promote_rules.promote([b for b in seen if b is not None], settings.values)
     memory_md = state.path / semantic.FILE_NAME
     writable = bool(settings["evolve.auto_promote"]) and memory_md.exists()
-    if not memory_md.exists():
+    if not memory_md.exists() and seen:
         report.warnings.append("MEMORY.md is missing: Top Beliefs computed, not written")
     written = False
     if writable and not report.dry_run:
