@@ -756,6 +756,11 @@ def layer_steps(
     except ImportError:
         return steps
     steps.append(("SessionEnd worker: the daily note", note_session, (digest, session_id, project)))
+    promote = getattr(lifecycle, "_promote_beliefs", None)  # issue 15's checkouts on
+    if promote is not None:
+        steps.append(
+            ("SessionEnd worker: evolve's promote phase (Top Beliefs)", promote, (project,))
+        )
     refresh = getattr(lifecycle, "refresh_memory_md", None)
     if refresh is not None:
         steps.append(("SessionEnd worker: render MEMORY.md from the stores", refresh, ()))
