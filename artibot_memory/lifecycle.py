@@ -306,7 +306,7 @@ def save_summary(payload: Payload, event: str) -> None:
     _note_day(digest, session_id, project, event)
     if event == "SessionEnd":
         _auto_promote(project)
-        _promote_beliefs(project)
+        promote_beliefs(project)
 
 
 def _auto_promote(project: str | None) -> None:
@@ -319,7 +319,7 @@ def _auto_promote(project: str | None) -> None:
         log_failure("SessionEnd: auto_promote", exc)
 
 
-def _promote_beliefs(project: str | None) -> None:
+def promote_beliefs(project: str | None) -> None:
     """Run evolve's promote phase (Top Beliefs), as seed 002 does after every capture."""
     try:
         from artibot_memory.api.evolve import promote_quietly  # noqa: PLC0415 - session ends

@@ -756,7 +756,7 @@ def layer_steps(
     except ImportError:
         return steps
     steps.append(("SessionEnd worker: the daily note", note_session, (digest, session_id, project)))
-    promote = getattr(lifecycle, "_promote_beliefs", None)  # issue 15's checkouts on
+    promote = getattr(lifecycle, "promote_beliefs", None)  # issue 15's checkouts on
     if promote is not None:
         steps.append(
             ("SessionEnd worker: evolve's promote phase (Top Beliefs)", promote, (project,))
