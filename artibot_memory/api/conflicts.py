@@ -24,7 +24,7 @@ import functools
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -177,7 +177,9 @@ def _entry(conflict: rules.Found, home: Path) -> ledger.Entry:
     entry = rules.entry_of(conflict, level, sessions)
     if level == "low" and settings["conflicts.auto_resolve_low"]:
         note = AUTO_NOTE.format(new=_short(conflict.new), old=_short(conflict.old))
-        entry.resolutions.append(rules.resolution_line("new", _day(clock.now()), entry, note))
+        entry.resolutions.append(
+            rules.resolution_line("new", layers.local_day(clock.now()), entry, note)
+        )
         entry.status = ledger.RESOLVED
     return entry
 
@@ -186,13 +188,9 @@ def _short(memory: Memory) -> str:
     return rules.side_of(memory).text
 
 
-def _day(now: datetime) -> str:
-    return layers.today(now).isoformat()
-
-
 def _write_entries(entries: list[ledger.Entry], home: Path, now: datetime) -> None:
     """Add the sections to the day's ledger file, under the ledger's lock (a section once)."""
-    day = _day(now)
+    day = layers.local_day(now)
     path = Path(ledger.ledger_path(home, day))
     ensure_private_dir(path.parent)
     with locked(path.parent / "ledger"):
@@ -274,7 +272,7 @@ def resolve(
     home = home if home is not None else memory_home()
     entry = _find(conflict, home)
     now = clock.now()
-    line = rules.resolution_line(keep, _day(now), entry, note)
+    line = rules.resolution_line(keep, layers.local_day(now), entry, note)
     states = _states(entry, keep)
     _append_resolution(entry, line, home)
     _set_states(entry.id, states, keep, home, now)
@@ -325,7 +323,7 @@ def _set_states(
 
 def _resolved(memory: Memory, conflict: str, keep: str, now: datetime) -> list[Any]:
     held = memory.details.get("conflicts") or []
-    done = {"status": ledger.RESOLVED, "resolution": keep, "resolved": _iso(now)}
+    done = {"status": ledger.RESOLVED, "resolution": keep, "resolved": clock.utc_iso(now)}
     return [{**c, **done} if isinstance(c, dict) and c.get("id") == conflict else c for c in held]
 
 
@@ -424,12 +422,8 @@ def _contradicting_sessions(preference: Memory, since: str = "") -> set[str | No
     return {
         e.session_id
         for e in preference.counter_evidence
-        if getattr(e, "kind", None) == CONTRADICTED and _iso(e.at) > since
+        if getattr(e, "kind", None) == CONTRADICTED and clock.utc_iso(e.at) > since
     }
-
-
-def _iso(moment: datetime) -> str:
-    return moment.astimezone(timezone.utc).isoformat().replace("+00:00", "Z")
 
 
 def _count_against(preference: Memory, command: Memory, session: str | None, now: datetime) -> bool:

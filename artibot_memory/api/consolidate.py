@@ -16,16 +16,15 @@ the notes written after it (at most the last 30 days; the last 7 when it never r
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from pathlib import Path
 
 from artibot_memory.api import memories
-from artibot_memory.core import clock, disk
+from artibot_memory.core import clock
 from artibot_memory.core.errors import UsageError
-from artibot_memory.core.paths import ensure_private_dir, memory_home
+from artibot_memory.core.paths import memory_home
 from artibot_memory.notes.consolidate import (
     PIN_TAG,
     Change,
@@ -72,12 +71,8 @@ def last_run(home: Path | None = None) -> datetime | None:
 
 def record_run(at: datetime, home: Path | None = None) -> str:
     """Record ``at`` as the last consolidation; return it as written."""
-    folder = notes_dir(home or memory_home())
-    ensure_private_dir(folder)
     stamp = at.isoformat()
-    disk.write_document(
-        folder.parent / layers.CONSOLIDATED, json.dumps({"last_run": stamp}).encode()
-    )
+    layers.record_run((home or memory_home()) / layers.CONSOLIDATED, stamp)
     return stamp
 
 

@@ -32,6 +32,7 @@ from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any
 
+from artibot_memory.capture.summary import branch_of
 from artibot_memory.core import clock, config, disk
 from artibot_memory.core.errors import UsageError
 from artibot_memory.core.paths import ensure_private_dir
@@ -50,7 +51,6 @@ STATE_FILE = f"{rules.FOLDER}/.state.json"
 SESSION_WINDOW = timedelta(days=90)
 MAX_BELIEFS = 20
 MAX_TOOLS, MAX_COMMANDS, MAX_DECISIONS, MAX_ERRORS, MAX_LINKS = 3, 2, 3, 5, 5
-_BRANCH = re.compile(r", branch (?P<branch>[^,\n]+)")  # a summary's head (capture/summary.py)
 
 BeliefOf = Callable[[Memory], "tuple[float, str] | None"]
 
@@ -211,7 +211,7 @@ def _consolidate_one(run: _Run, entity: str, touches: int) -> Consolidated:
     facts, beliefs = members(run.world, entity)
     entry = run.state.get(entity, {})
     profile, review = _profile(run, entity, old, (facts, beliefs))
-    day = rules.local_day(run.now)
+    day = layers.local_day(run.now)
     log = [f"- {day} consolidated: touches=+{touches}, {len(facts)} facts, {len(beliefs)} beliefs"]
     if review and not entry.get("review"):
         log.append(f"- {day} facts changed under the set profile: review")
@@ -278,7 +278,7 @@ def _merged(
     base = old if old is not None else rules.skeleton(entity, entity.split("/", 1)[1])
     managed = {
         PROFILE: profile,
-        FACTS: [rules.fact_line(m, rules.local_day(m.created_at)) for m in facts],
+        FACTS: [rules.fact_line(m, layers.local_day(m.created_at)) for m in facts],
         BELIEFS: [rules.belief_line(m, *_belief_view(m, belief_of)) for m in beliefs],
     }
     return rules.merge(base, managed, log)
@@ -327,7 +327,7 @@ def synopsis(
         found.preferences = [m.id for m in beliefs if m.type is MemoryType.PREFERENCE][:MAX_LINKS]
     _commands(found, [m for m in about if m.type is MemoryType.COMMAND and is_live(m)], entity)
     decisions = [m for m in beliefs if "decision" in m.tags][:MAX_DECISIONS]
-    found.decisions = [(m.id, rules.local_day(m.created_at)) for m in decisions]
+    found.decisions = [(m.id, layers.local_day(m.created_at)) for m in decisions]
     errors = [m for m in about if m.type is MemoryType.ERROR and m.state is State.ACTIVE]
     found.errors = [m.id for m in _newest(errors) if not m.details.get("fix")][:MAX_ERRORS]
     return found
@@ -337,12 +337,11 @@ def _status(found: Synopsis, summaries: list[Memory], now: datetime) -> None:
     if not summaries:
         return
     newest = max(summaries, key=lambda m: m.last_seen)
-    found.last_day = rules.local_day(newest.last_seen)
-    branch = _BRANCH.search((newest.text.splitlines() or [""])[0])
-    found.branch = branch.group("branch").strip() if branch else None
+    found.last_day = layers.local_day(newest.last_seen)
+    found.branch = branch_of(newest.text)
     recent = [m.last_seen for m in summaries if now - m.last_seen <= SESSION_WINDOW]
     found.sessions = len(recent)
-    found.since_day = rules.local_day(min(recent)) if recent else None
+    found.since_day = layers.local_day(min(recent)) if recent else None
 
 
 def _commands(found: Synopsis, commands: list[Memory], entity: str) -> None:
@@ -377,7 +376,7 @@ def profile_set(home: Path, entity: str, text: str, *, now: datetime | None = No
         world, state = gather(home, now), read_state(home)
         facts, beliefs = members(world, entity)
         old = _read(home / relative)
-        day = rules.local_day(now)
+        day = layers.local_day(now)
         if old is None:
             merged = _merged(
                 None,
@@ -532,7 +531,7 @@ def _write(home: Path, relative: str, text: str, message: str, now: datetime) ->
 
 def _day_of(stamp: str) -> str:
     moment = clock.parse_time(stamp)
-    return rules.local_day(moment) if moment else stamp
+    return layers.local_day(moment) if moment else stamp
 
 
 def file_of(entity: str) -> str:

@@ -5,6 +5,7 @@ Every text from the transcript is redacted before any cut, so a secret is never 
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from dataclasses import replace
 from typing import TYPE_CHECKING
@@ -109,6 +110,7 @@ def _duration(seconds: float) -> str:
 
 
 ASKED = "Asked"
+_BRANCH = re.compile(r", branch (?P<branch>[^,\n]+)")  # in the first line (_header)
 
 
 def asks_of(text: str) -> list[str]:
@@ -124,6 +126,18 @@ def asks_of(text: str) -> list[str]:
         if colon and (label == ASKED or label.startswith(f"{ASKED} (")):
             return [ask for ask in rest.split(" | ") if ask and not ask.startswith("+")]
     return []
+
+
+def branch_of(text: str) -> str | None:
+    r"""Return the git branch a session summary's first line names, the one reader of it.
+
+    >>> branch_of("Session 1a2b3c4d 2026-11-30 10:02–10:45 UTC, branch fix/login, in /src\nx")
+    'fix/login'
+    >>> branch_of("Session 1a2b3c4d 2026-11-30 10:02–10:45 UTC\nAsked: a, branch b") is None
+    True
+    """
+    found = _BRANCH.search((text.splitlines() or [""])[0])
+    return found.group("branch").strip() if found else None
 
 
 def _list_line(label: str, items: tuple[str, ...] | list[str], top: int, sep: str) -> str:

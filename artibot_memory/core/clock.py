@@ -77,3 +77,16 @@ def parse_time(value: object) -> datetime | None:
     except ValueError:
         return None
     return moment if moment.tzinfo else moment.replace(tzinfo=timezone.utc)
+
+
+def utc_iso(moment: datetime, timespec: str = "auto") -> str:
+    """Return ``moment`` as UTC ISO 8601 with a ``Z``: how belief and conflict records keep it.
+
+    >>> from datetime import datetime, timedelta, timezone
+    >>> t = datetime(2026, 11, 30, 17, 0, 5, 250000, tzinfo=timezone(timedelta(hours=9)))
+    >>> utc_iso(t), utc_iso(t, "seconds")
+    ('2026-11-30T08:00:05.250000Z', '2026-11-30T08:00:05Z')
+    """
+    from datetime import timezone  # noqa: PLC0415 - see above
+
+    return moment.astimezone(timezone.utc).isoformat(timespec=timespec).replace("+00:00", "Z")

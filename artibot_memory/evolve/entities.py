@@ -33,7 +33,6 @@ from datetime import datetime
 from artibot_memory.core.project import display_name
 from artibot_memory.evolve.beliefs import kind_of as kind_of_belief
 from artibot_memory.store import evidence
-from artibot_memory.store.layers import today
 from artibot_memory.store.model import Memory
 from artibot_memory.text.markdown import (
     Document,
@@ -410,8 +409,3 @@ def check(text: str) -> list[str]:
     if profile is not None and not any(line.text.strip() for line in profile.body):
         problems.append("Profile is empty")
     return problems
-
-
-def local_day(moment: datetime) -> str:
-    """Return the user's local day of ``moment``, YYYY-MM-DD (``store/layers.today``)."""
-    return today(moment).isoformat()

@@ -31,6 +31,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
 
+from artibot_memory.core import clock
 from artibot_memory.core.project import display_name
 from artibot_memory.store import evidence, layers
 from artibot_memory.store.ledger import OPEN, RESOLVED, Entry, Side, read_side
@@ -332,5 +333,5 @@ def record_of(found: Found, other: str, level: str, at: datetime) -> dict[str, s
         "kind": found.kind,
         "severity": level,
         "status": OPEN,
-        "found": at.isoformat().replace("+00:00", "Z"),
+        "found": clock.utc_iso(at),
     }

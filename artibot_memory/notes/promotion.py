@@ -70,7 +70,7 @@ class Sighting:
     @property
     def day(self) -> str:
         """The local day of the sighting, ``YYYY-MM-DD``."""
-        return _day(self.at)
+        return layers.local_day(self.at)
 
 
 @dataclass(frozen=True)
@@ -196,9 +196,13 @@ def referenced(candidate: Candidate) -> Signal | None:
         how = _REFERRED[again.kind]
         return Signal("referenced", f"{how} in session {str(again.session)[:8]} on {again.day}")
     last = candidate.accessed
-    if last is not None and candidate.access_count and (first is None or _day(last) > first.day):
+    if (
+        last is not None
+        and candidate.access_count
+        and (first is None or layers.local_day(last) > first.day)
+    ):
         times = f", {candidate.access_count} times in all" if candidate.access_count > 1 else ""
-        return Signal("referenced", f"handed back by a search on {_day(last)}{times}")
+        return Signal("referenced", f"handed back by a search on {layers.local_day(last)}{times}")
     return None
 
 
@@ -257,10 +261,6 @@ def related(candidate: Candidate) -> Signal | None:
         return None
     more = f" (+{len(candidate.related) - 1})" if len(candidate.related) > 1 else ""
     return Signal("related", f"{candidate.related[0]}{more}")
-
-
-def _day(moment: datetime) -> str:
-    return layers.today(moment).isoformat()
 
 
 def _count(number: int, noun: str) -> str:

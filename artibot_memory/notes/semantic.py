@@ -38,7 +38,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
-from artibot_memory.capture.summary import asks_of
+from artibot_memory.capture.summary import asks_of, branch_of
 from artibot_memory.core.project import display_name
 from artibot_memory.store import layers
 from artibot_memory.store.model import Memory, MemoryType, Scope, State
@@ -274,9 +274,6 @@ def _project_lines(project: str | None, group: list[Memory]) -> list[Line]:
     ]
 
 
-_BRANCH = re.compile(r", branch (?P<branch>[^,\n]+)")
-
-
 def status_of(summary: Memory) -> str:
     r"""Return the one-line status of a project from its session summary.
 
@@ -287,18 +284,12 @@ def status_of(summary: Memory) -> str:
     >>> status_of(m)
     'Status: last session 2026-11-30, branch fix/login; asked: fix it'
     """
-    head = (summary.text.splitlines() or [""])[0]
-    parts = [f"Status: last session {local_date(summary.last_seen)}"]
-    branch = _BRANCH.search(head)
-    parts += [f"branch {branch.group('branch').strip()}"] if branch else []
+    parts = [f"Status: last session {layers.local_day(summary.last_seen)}"]
+    branch = branch_of(summary.text)
+    parts += [f"branch {branch}"] if branch else []
     asked = asks_of(summary.text)
     done = f"; asked: {clip(asked[0], 90)}" if asked else ""
     return ", ".join(parts) + done
-
-
-def local_date(moment: datetime) -> str:
-    """Return the user's local date of ``moment`` as YYYY-MM-DD (``store/layers.today``)."""
-    return layers.today(moment).isoformat()
 
 
 # ---- Relationships & People

@@ -140,6 +140,11 @@ def today(now: datetime | None = None) -> date:
     return (now or clock.now()).astimezone().date()
 
 
+def local_day(moment: datetime | None = None) -> str:
+    """Return the user's local day of ``moment`` (default: now) as YYYY-MM-DD."""
+    return today(moment).isoformat()
+
+
 def daily_path(home: str | os.PathLike[str], day: date) -> str:
     """Return where the note of ``day`` lives."""
     return os.path.join(home, DAILY_DIR, f"{day:%Y-%m-%d}.md")
@@ -147,12 +152,26 @@ def daily_path(home: str | os.PathLike[str], day: date) -> str:
 
 def last_consolidated(home: str | os.PathLike[str]) -> datetime | None:
     """Return when consolidation last ran (``daily/.consolidated.json``), None: never."""
+    return last_run(os.path.join(home, CONSOLIDATED))
+
+
+def last_run(path: str | os.PathLike[str]) -> datetime | None:
+    """Read a ``{"last_run": "<ISO 8601>"}`` record (consolidation's, evolve's); None: never."""
     try:
-        with open(os.path.join(home, CONSOLIDATED), "rb") as handle:
+        with open(path, "rb") as handle:
             document = json.loads(handle.read())
     except (OSError, ValueError):
         return None
     return clock.parse_time(document.get("last_run")) if isinstance(document, dict) else None
+
+
+def record_run(path: str | os.PathLike[str], stamp: str) -> None:
+    """Write a ``{"last_run": stamp}`` record through the one write path (its folder made)."""
+    from artibot_memory.core import disk  # noqa: PLC0415 - the readers of layers never write
+    from artibot_memory.core.paths import ensure_private_dir  # noqa: PLC0415
+
+    ensure_private_dir(os.path.dirname(path))
+    disk.write_document(path, json.dumps({"last_run": stamp}).encode())
 
 
 @dataclass(frozen=True)
