@@ -11,7 +11,7 @@ the weekly evolve of a session start's worker.
 
 from __future__ import annotations
 
-import json
+import functools
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -19,9 +19,9 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from artibot_memory.core import clock, config, disk
+from artibot_memory.core import clock, config
 from artibot_memory.core.errors import ArtibotMemoryError, StoreError
-from artibot_memory.core.paths import ensure_private_dir, memory_home
+from artibot_memory.core.paths import memory_home
 from artibot_memory.evolve import beliefs as belief_rules
 from artibot_memory.evolve import promote as promote_rules
 from artibot_memory.evolve.beliefs import FIELD, FRESHNESS, Reflection
@@ -74,8 +74,9 @@ class _Home:
     project: str | None
     wrote: bool = False  # a belief record was written: MEMORY.md's Top Beliefs may show it
 
-    @property
+    @functools.cached_property
     def pool(self) -> belief_rules.Pool:
+        """Every memory by id and who superseded whom: built once a run (the same records)."""
         return belief_rules.Pool(self.memories)
 
     def settings(self, project: str | None = None) -> config.Config:
@@ -97,7 +98,7 @@ def run(
     """
     folder = home if home is not None else memory_home()
     now = now or clock.now()
-    report = Report(layers.today(now).isoformat(), dry_run, list(phases), audit.log_path(folder))
+    report = Report(layers.local_day(now), dry_run, list(phases), audit.log_path(folder))
     state = _read(folder, now, project, report)
     if CONSOLIDATE in phases:
         report.consolidate = _consolidate(state, report)
@@ -186,11 +187,11 @@ def _reflect(state: _Home, report: Report, *, forced: bool) -> dict[str, Any]:
     for memory in belief_rules.beliefs_of(state.memories):
         before = belief_rules.stored(memory)
         report.warnings += before.warnings
-        if before.invalid or not belief_rules.due(memory, state.now, forced=forced):
+        if before.invalid or not belief_rules.due(before, state.now, forced=forced):
             skipped += 1
             continue
         stale_days = int(state.settings(memory.project)["evolve.stale_days"])
-        reflection = belief_rules.reflect(memory, pool, state.now, stale_days)
+        reflection = belief_rules.reflect(memory, pool, state.now, stale_days, before)
         counts[reflection.freshness] += 1
         if reflection.changed:
             changed.append(reflection)
@@ -269,14 +270,14 @@ def _belief(
     before = belief_rules.stored(memory)
     if kind is None or before.invalid:
         return None
-    counted = belief_rules.tally(memory, pool)
-    sources, newest = counted.sources, counted.newest
     if before.last_reflected is None:
-        seen = belief_rules.reflect(memory, pool, now, stale_days)
-        confidence, freshness = seen.new, seen.freshness
+        seen = belief_rules.reflect(memory, pool, now, stale_days, before)
+        counted, confidence, freshness = seen.counted, seen.new, seen.freshness
     else:
+        counted = belief_rules.tally(memory, pool)
         confidence = before.confidence if before.confidence is not None else 0.5
         freshness = before.freshness or belief_rules.STABLE
+    sources, newest = counted.sources, counted.newest
     return promote_rules.Belief(
         memory.id,
         kind,
@@ -345,7 +346,7 @@ def _write_top(state: _Home, outcome: promote_rules.Outcome, report: Report) -> 
     many sources).
     """
     top = {b.id: (at, b) for at, b in enumerate(outcome.top, 1)}
-    stamp = belief_rules.iso(state.now)
+    stamp = clock.utc_iso(state.now, belief_rules.SECONDS)
     records: dict[str, dict[str, object]] = {}
     for memory in state.memories:
         held = memory.details.get(FIELD)
@@ -380,19 +381,11 @@ def _render(state: _Home, report: Report) -> None:
     text = (state.path / semantic.FILE_NAME).read_text(encoding="utf-8", errors="replace")
     section = markdown.parse(text).section(semantic.TOP_BELIEFS)
     listed = [b.marker for b in markdown.bullets(section) if b.marker]
-    wanted = [memory_id for memory_id, _line in semantic.top_lines(_reread(state))]
+    wanted = [memory_id for memory_id, _line in semantic.top_lines(state.memories)]
     if listed != wanted:
         report.warnings.append(
             f"MEMORY.md: Top Beliefs lists {len(listed)} beliefs, the stores {len(wanted)} — review"
         )
-
-
-def _reread(state: _Home) -> list[Memory]:
-    found: list[Memory] = []
-    for spec in STORES:
-        if spec not in state.unreadable:
-            found += Store(spec, state.path).load()
-    return found
 
 
 # ---- cadence
@@ -400,17 +393,11 @@ def _reread(state: _Home) -> list[Memory]:
 
 def last_run(home: Path) -> datetime | None:
     """Return when the last full evolve ran (None: never)."""
-    try:
-        raw = json.loads(home.joinpath(*LAST_RUN).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return None
-    return clock.parse_time(raw.get("last_run")) if isinstance(raw, dict) else None
+    return layers.last_run(home.joinpath(*LAST_RUN))
 
 
 def _mark_run(home: Path, now: datetime) -> None:
-    path = home.joinpath(*LAST_RUN)
-    ensure_private_dir(path.parent)
-    disk.write_document(path, json.dumps({"last_run": belief_rules.iso(now)}).encode())
+    layers.record_run(home.joinpath(*LAST_RUN), clock.utc_iso(now, "seconds"))
 
 
 def is_due(home: Path, now: datetime, every_days: int) -> bool:

@@ -24,11 +24,12 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta, timezone
+from datetime import datetime, timedelta
 
 from artibot_memory.core import clock
 from artibot_memory.store.evidence import sessions
 from artibot_memory.store.model import Evidence, Memory, MemoryType, State
+from artibot_memory.text.trim import clip
 
 PREFERENCE, DECISION, LESSON, FIX = "preference", "decision", "lesson", "fix"
 KINDS = (PREFERENCE, DECISION, LESSON, FIX)
@@ -49,6 +50,7 @@ ARCHIVE_AFTER = 2  # no evidence for this many times stale_days: an archive cand
 ARCHIVE = "archive_candidate"  # details[FIELD][ARCHIVE]: when it became one
 DEFAULT_CONFIDENCE = 0.5  # what a stored belief missing its confidence is read as
 LABEL_CHARS = 60
+SECONDS = "seconds"  # a belief record's times: UTC, whole seconds, ``Z``
 MET_MARGIN = timedelta(minutes=5)  # the statement that made a conflict is seen as it is found
 LIVE = (State.ACTIVE, State.PENDING, State.STALE, State.SUPERSEDED, State.RESOLVED)
 
@@ -290,8 +292,7 @@ def label(memory: Memory) -> str:
     ...              updated_at=t, last_seen=t))
     'Use pnpm, not npm'
     """
-    text = " ".join(memory.text.split())
-    return text if len(text) <= LABEL_CHARS else text[: LABEL_CHARS - 1].rstrip() + "…"
+    return clip(" ".join(memory.text.split()), LABEL_CHARS, at=None)
 
 
 # ---- one reflection
@@ -318,9 +319,14 @@ class Reflection:
     events: tuple[tuple[str, str], ...]
 
 
-def reflect(memory: Memory, pool: Pool, now: datetime, stale_days: int) -> Reflection:
-    """Reflect one belief at ``now`` (``pool``: every memory, for what stands against it)."""
-    before = stored(memory)
+def reflect(
+    memory: Memory, pool: Pool, now: datetime, stale_days: int, before: Stored | None = None
+) -> Reflection:
+    """Reflect one belief at ``now`` (``pool``: every memory, for what stands against it).
+
+    ``before`` is its record as :func:`stored` reads it, when the caller has read it already.
+    """
+    before = before if before is not None else stored(memory)
     counted = tally(memory, pool)
     new = score(counted, now, stale_days)
     first = before.last_reflected is None
@@ -347,13 +353,13 @@ def _record(  # noqa: PLR0917 - the record's parts, each named
     record.update(
         confidence=new,
         freshness=fresh,
-        last_reflected=iso(now),
+        last_reflected=clock.utc_iso(now, SECONDS),
         sources=counted.sources,
         counter=counted.counter,
-        newest=iso(counted.newest) if counted.newest else None,
+        newest=clock.utc_iso(counted.newest, SECONDS) if counted.newest else None,
     )
     if fresh == STALE and _age_days(counted.newest, now) >= ARCHIVE_AFTER * stale_days:
-        record.setdefault(ARCHIVE, iso(now))
+        record.setdefault(ARCHIVE, clock.utc_iso(now, SECONDS))
     else:
         record.pop(ARCHIVE, None)
     return record
@@ -382,17 +388,13 @@ def _events(
     return events
 
 
-def iso(moment: datetime) -> str:
-    """Return ``moment`` as the records write times: UTC, whole seconds, ``Z``."""
-    return moment.astimezone(timezone.utc).isoformat(timespec="seconds").replace("+00:00", "Z")
+def due(before: Stored, now: datetime, *, forced: bool) -> bool:
+    """Tell whether a belief (its record ``before``) is due a reflection: not in the last 7 days.
 
-
-def due(memory: Memory, now: datetime, *, forced: bool) -> bool:
-    """Tell whether ``memory`` is due a reflection: not one in the last 7 days, unless forced."""
-    if forced:
-        return True
-    last = stored(memory).last_reflected
-    return last is None or now - last >= REFLECT_EVERY
+    ``forced`` (``--reflect-only``): always.
+    """
+    last = before.last_reflected
+    return forced or last is None or now - last >= REFLECT_EVERY
 
 
 def beliefs_of(memories: Iterable[Memory]) -> list[Memory]:
