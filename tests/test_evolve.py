@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 from freezegun import freeze_time
+from test_entities import snapshot  # every path, folders too
 
 from artibot_memory import lifecycle
 from artibot_memory.api import evolve
@@ -89,12 +90,6 @@ def record(home: Path, memory_id: str) -> dict[str, object]:
 def run(home: Path, days: float, phases: Sequence[str] = NO_CONSOLIDATE, **kw: Any) -> Any:
     with freeze_time(at(days)):
         return evolve.run(home, phases=phases, **kw).to_json()
-
-
-def snapshot(home: Path) -> dict[str, bytes]:
-    return {
-        str(p.relative_to(home)): p.read_bytes() for p in sorted(home.rglob("*")) if p.is_file()
-    }
 
 
 def log_types(home: Path) -> list[tuple[str, str]]:
