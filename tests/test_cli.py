@@ -173,8 +173,53 @@ def test_export_and_import_through_the_cli(
     path = tmp_path / "dump.jsonl"
     path.write_text(out)
     monkeypatch.setenv("ARTIBOT_MEMORY_HOME", str(tmp_path / "fresh"))
-    code, out, _ = run(capsys, "import", str(path))
-    assert (code, out.strip()) == (0, "imported 1 memories")
+    code, out, err = run(capsys, "import", str(path))
+    assert (code, out.strip(), err) == (0, "imported 1 memory", "")
+
+
+def test_an_import_that_cuts_a_text_says_so_per_record_on_stderr(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    huge = "x" * 10_485_760
+    rows = [{"type": "context", "text": "short one"}, {"type": "context", "text": huge}]
+    path = tmp_path / "big.jsonl"
+    path.write_text("\n".join(json.dumps(row) for row in rows) + "\n")
+    code, out, err = run(capsys, "import", str(path))
+    assert (code, out.strip()) == (0, "imported 2 memories")
+    assert err == (
+        f"artibot-memory: {path}:2: text cut from 10,485,760 to 16,000 characters"
+        " (the most one memory holds)\n"
+    )
+    [stored] = [m for m in memories.list_memories("context") if m.text.startswith("xxx")]
+    assert len(stored.text) == 16_000
+    assert stored.text.endswith("[truncated]")
+
+
+def test_an_import_that_refuses_a_line_names_it_imports_the_rest_and_exits_non_zero(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    path = tmp_path / "mixed.jsonl"
+    path.write_text('{"type": "preference", "text": "Use tabs"}\n{"type": "nope", "text": "x"}\n')
+    code, out, err = run(capsys, "import", str(path), "--skip-invalid")
+    assert (code, out.strip()) == (1, "imported 1 memory")
+    assert err.startswith(f"artibot-memory: refused {path}:2: type: ")
+    assert err.count("\n") == 1
+    assert [m.text for m in memories.list_memories("preference")] == ["Use tabs"]
+
+
+def test_an_import_says_how_many_records_were_stored_already(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    run(capsys, "save", "preference", "tabs", "--key", "indent")
+    _, out, _ = run(capsys, "export")
+    path = tmp_path / "dump.jsonl"
+    path.write_text(out)
+    code, out, err = run(capsys, "import", str(path))
+    assert (code, err) == (0, "")
+    assert out.splitlines() == [
+        "imported 0 memories",
+        "1 stored already (same id), left unchanged",
+    ]
 
 
 def test_python_dash_m_runs_the_cli(memory_home: Path) -> None:

@@ -291,3 +291,27 @@ def test_a_forgotten_memory_in_an_old_export_is_skipped_with_a_note() -> None:
     report = import_file(old_export, "old.jsonl")
     assert report.forgotten == [drop.id]
     assert [m.id for m in memories.list_memories()] == [keep.id]
+
+
+def test_a_full_record_longer_than_a_memory_holds_is_kept_cut_and_named() -> None:
+    memories.save("context", "the staging database is reset every Sunday")
+    [line] = export_lines()
+    record = json.loads(line)
+    record["id"], record["text"] = "ctx-00000000aa", "y" * 20_000
+    report = import_file([json.dumps(record)], "long.jsonl")
+    assert report.imported == 1
+    assert report.cut == [
+        "long.jsonl:1: text cut from 20,000 to 16,000 characters (the most one memory holds)"
+    ]
+    assert len(memories.get("ctx-00000000aa").text) == 16_000
+
+
+def test_what_a_read_verb_prints_with_json_imports_as_the_record_it_was(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    memories.save("preference", "Use tabs", key="indentation")
+    [line] = export_lines()
+    printed = {"schema": "artibot-memory/1", **json.loads(line)}
+    monkeypatch.setenv("ARTIBOT_MEMORY_HOME", str(tmp_path / "fresh"))
+    assert import_file([json.dumps(printed)], "listed.jsonl").imported == 1
+    assert list(export_lines()) == [line]

@@ -84,13 +84,26 @@ def clean_text(text: str) -> str:
     >>> clean_text("  hello  ")
     'hello'
     """
+    return fit_text(text)[0]
+
+
+def fit_text(text: str) -> tuple[str, int]:
+    """Return ``text`` as :func:`clean_text` does, and its length before it was cut.
+
+    The length is the redacted, trimmed text's: more than the limit means the text was cut
+    (import says so, per record).
+
+    >>> fitted, length = fit_text("x" * 20_000)
+    >>> len(fitted), length, fitted.endswith(TRUNCATION_MARK)
+    (16000, 20000, True)
+    """
     if not isinstance(text, str) or not text.strip():
         msg = "the memory text is empty; give the thing to remember"
         raise UsageError(msg)
     cleaned = redact(text.strip())
     if len(cleaned) > MAX_TEXT_CHARS:
-        cleaned = cleaned[: MAX_TEXT_CHARS - len(TRUNCATION_MARK)] + TRUNCATION_MARK
-    return cleaned
+        return cleaned[: MAX_TEXT_CHARS - len(TRUNCATION_MARK)] + TRUNCATION_MARK, len(cleaned)
+    return cleaned, len(cleaned)
 
 
 def build(draft: Draft, now: datetime) -> Memory:

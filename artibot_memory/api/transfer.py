@@ -9,6 +9,11 @@ are kept) or short ones with at least ``type`` and ``text`` (and optionally ``ke
 built like saves. A malformed line is reported with its number and nothing is imported,
 unless ``skip_invalid`` is set. Each store is locked and written once.
 
+Nothing is lost without a line that says so (:attr:`ImportReport.notes`): a text longer
+than a memory holds (16,000 characters) is kept cut, and the report names the record, its
+length and where it was cut; a record whose id is already stored is left out and counted;
+a record that had expired, or that the user had forgotten, is left out and counted.
+
 How a full record joins its store. It is compared only with what the home held before the
 import: a twin there absorbs it as a save would (merged, or superseded by it). Full
 records never merge with one another, because an export already is one home's state
@@ -64,13 +69,14 @@ from typing import Any, cast
 import orjson
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from artibot_memory.api.memories import Draft, build, clean_text, list_memories
+from artibot_memory.api.memories import Draft, build, clean_text, fit_text, list_memories
 from artibot_memory.core import clock
 from artibot_memory.core.errors import ImportFileError, UsageError
 from artibot_memory.core.redact import redact, redact_value
 from artibot_memory.store.jsonfile import change_each_store, group_by_store
 from artibot_memory.store.merge import Twins, absorb, drop_expired, join
 from artibot_memory.store.model import (
+    MAX_TEXT_CHARS,
     Evidence,
     Memory,
     MemoryType,
@@ -103,21 +109,46 @@ class ShortRecord(BaseModel):
 
 @dataclass
 class ImportReport:
-    """How an import went: stored, expired on arrival, invalid lines, forgotten ids left out."""
+    """How an import went: stored, expired on arrival, invalid lines, forgotten ids left out.
+
+    ``cut``: one ``source:line: …`` note per record whose text was cut to fit;
+    ``already``: full records left out because their id was stored already.
+    """
 
     imported: int = 0
     expired_on_arrival: int = 0
     skipped: list[str] = field(default_factory=list)
     forgotten: list[str] = field(default_factory=list)
+    cut: list[str] = field(default_factory=list)
+    already: int = 0
 
 
 @dataclass
 class ImportBatch:
-    """The parsed lines of an import file: full records, short ones built, lines skipped."""
+    """The parsed lines of an import file: full records, short ones built, what was said."""
 
     full: list[Memory] = field(default_factory=list)
     short: list[Memory] = field(default_factory=list)
     skipped: list[str] = field(default_factory=list)
+    cut: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class Parsed:
+    """One import line as a record: whether it was a full one, and its text's length.
+
+    ``length`` is the redacted text's before it was cut to :data:`MAX_TEXT_CHARS`; more
+    than that means the stored text was cut.
+    """
+
+    memory: Memory
+    full: bool
+    length: int
+
+    @property
+    def was_cut(self) -> bool:
+        """Tell whether the stored text is shorter than the record's."""
+        return self.length > MAX_TEXT_CHARS
 
 
 def export_lines(memory_type: str | None = None, home: Path | None = None) -> Iterator[str]:
@@ -138,26 +169,32 @@ def _by_last_seen(memory: Memory) -> datetime:
     return memory.last_seen
 
 
-def parse_line(line: str, now: datetime, origin: Source | None = None) -> tuple[Memory, bool]:
+def parse_line(line: str, now: datetime, origin: Source | None = None) -> Parsed:
     """Turn one import line into a complete, redacted record, and say if it was a full one.
 
     A short record's source is ``origin`` (the import file and the line); a full record
-    keeps its own. Raises ValueError, TypeError, UsageError or a pydantic ValidationError.
+    keeps its own. A ``schema`` field (what ``list``, ``search`` and ``show`` print with
+    ``--json``) is the output's version, not part of the record. Raises ValueError,
+    TypeError, UsageError or a pydantic ValidationError.
 
-    >>> memory, full = parse_line('{"type": "command", "text": "make"}', clock.now())
-    >>> memory.text, full
-    ('make', False)
+    >>> parsed = parse_line('{"type": "command", "text": "make"}', clock.now())
+    >>> parsed.memory.text, parsed.full, parsed.was_cut
+    ('make', False, False)
     """
     raw = orjson.loads(line)
     if not isinstance(raw, dict):
         msg = "a line must be a JSON object"
         raise TypeError(msg)
+    raw.pop("schema", None)
+    length = 0
+    if isinstance(raw.get("text"), str):
+        raw["text"], length = fit_text(raw["text"])
     if "id" in raw:
-        return redact_full_record(Memory.model_validate(raw)), True
+        return Parsed(redact_full_record(Memory.model_validate(raw)), full=True, length=length)
     short = ShortRecord.model_validate(raw)
     fields = short.model_dump(exclude={"type", "text"})
     draft = Draft(short.type, short.text, source=origin or Source(channel="import"), **fields)
-    return build(draft, now), False
+    return Parsed(build(draft, now), full=False, length=length)
 
 
 def redact_full_record(memory: Memory) -> Memory:
@@ -219,14 +256,19 @@ def read_records(lines: Iterable[str], source: str, *, skip_invalid: bool = Fals
         if not line.strip():
             continue
         try:
-            memory, full = parse_line(line, now, Source(channel="import", path=source, line=number))
+            parsed = parse_line(line, now, Source(channel="import", path=source, line=number))
         except (ValueError, TypeError, UsageError, ValidationError) as exc:
             problem = _describe(exc)
             if not skip_invalid:
                 raise ImportFileError(source, number, problem) from exc
             batch.skipped.append(f"{source}:{number}: {problem}")
             continue
-        (batch.full if full else batch.short).append(memory)
+        if parsed.was_cut:
+            batch.cut.append(
+                f"{source}:{number}: text cut from {parsed.length:,} to {MAX_TEXT_CHARS:,}"
+                " characters (the most one memory holds)"
+            )
+        (batch.full if parsed.full else batch.short).append(parsed.memory)
     return batch
 
 
@@ -242,7 +284,7 @@ def import_records(batch: ImportBatch, home: Path | None = None) -> ImportReport
     """Store parsed records (see the module docstring): one lock and one write per store."""
     now = clock.now()
     forgotten = forgotten_ids(home)
-    report = ImportReport(skipped=list(batch.skipped))
+    report = ImportReport(skipped=list(batch.skipped), cut=list(batch.cut))
     report.forgotten = [m.id for m in batch.full if m.id in forgotten]
     arrivals: list[Arrival] = [(m, True) for m in batch.full if m.id not in forgotten]
     arrivals += [(m, False) for m in batch.short]
@@ -251,7 +293,10 @@ def import_records(batch: ImportBatch, home: Path | None = None) -> ImportReport
         drop_expired(entries, now)  # first, so an expired entry does not hide its own id
         fresh = [(memory, full) for memory, full in group if not memory.is_expired(now)]
         report.expired_on_arrival += len(group) - len(fresh)
-        report.imported += place_full_records(entries, [m for m, full in fresh if full], spec, now)
+        full = [memory for memory, full in fresh if full]
+        placed = place_full_records(entries, full, spec, now)
+        report.imported += placed
+        report.already += len(full) - placed
         short = [memory for memory, full in fresh if not full]
         join(entries, short, spec, now)  # and the cap, for both kinds
         report.imported += len(short)

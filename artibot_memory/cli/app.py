@@ -712,7 +712,9 @@ def _hook_elsewhere(args: argparse.Namespace) -> Output:
 
 
 def emit(output: Output, *, as_json: bool) -> None:
-    """Print a command's output as versioned JSON or as text for people."""
+    """Print a command's output as versioned JSON or as text for people; warnings to stderr."""
+    for warning in output.warnings:
+        sys.stderr.write(f"artibot-memory: {warning}\n")
     if as_json:
         sys.stdout.write(render.json_document(output.data))
         return

@@ -700,7 +700,7 @@ def _confidence(doc: Mapping[str, Any]) -> str:
     if not support[0] and not against[0]:
         return value
     sessions, days = support
-    said = f"from {_count(sessions, 'session')} over {_count(days, 'day')}"
+    said = f"from {count(sessions, 'session')} over {count(days, 'day')}"
     return f"{value}, {said}, against {against[0]}"
 
 
@@ -718,9 +718,7 @@ def _belief(held: object) -> list[str]:
     parts = [f"{conf:.2f}" if isinstance(conf, int | float) else "?"]
     parts.append(str(held.get("freshness") or "stable"))
     if isinstance(held.get("sources"), int):
-        parts.append(
-            f"{_count(held['sources'], 'session')} for, {held.get('counter') or 0} against"
-        )
+        parts.append(f"{count(held['sources'], 'session')} for, {held.get('counter') or 0} against")
     reflected = parse_time(held.get("last_reflected"))
     parts += [f"reflected {_utc(reflected).date()}"] if reflected else []
     line = ", ".join(parts)
@@ -743,8 +741,13 @@ def _sightings(items: Sequence[Any]) -> tuple[int, int]:
     return len(sessions), len({_utc(moment).date() for moment, _ in dated})
 
 
-def _count(number: int, noun: str) -> str:
-    return f"{number} {noun}{'s' * (number != 1)}"
+def count(number: int, noun: str, plural: str | None = None) -> str:
+    """Return ``number`` with its noun, singular or plural, in English.
+
+    >>> count(1, "memory", "memories"), count(2, "memory", "memories"), count(1_000, "line")
+    ('1 memory', '2 memories', '1,000 lines')
+    """
+    return f"{number:,} {noun if number == 1 else plural or noun + 's'}"
 
 
 def _related(ids: Sequence[Any], texts: Mapping[str, str]) -> list[str]:

@@ -149,19 +149,21 @@ def cmd_import(args: argparse.Namespace) -> Output:
         raise UsageError(msg)
     lines, source = _read_lines(args.file)
     report = import_file(lines, source, skip_invalid=args.skip_invalid)
-    text = [f"imported {report.imported} memories"]
-    text += (
-        [f"skipped {len(report.skipped)} invalid lines:", *report.skipped] if report.skipped else []
-    )
+    text = [f"imported {render.count(report.imported, 'memory', 'memories')}"]
     if report.expired_on_arrival:
-        text.append(f"{report.expired_on_arrival} had already expired and were not kept")
+        text.append(f"{report.expired_on_arrival:,} had expired already, not kept")
+    if report.already:
+        text.append(f"{report.already:,} stored already (same id), left unchanged")
     if report.forgotten:
         text.append(
-            f"{len(report.forgotten)} you had forgotten were not imported again: "
+            f"{len(report.forgotten):,} forgotten by you, not imported again: "
             + ", ".join(report.forgotten[:MAX_IDS_SHOWN])
             + (" …" if len(report.forgotten) > MAX_IDS_SHOWN else "")
         )
-    return Output(asdict(report), text)
+    refused = [f"refused {line}" for line in report.skipped]
+    return Output(
+        asdict(report), text, exit_code=1 if refused else 0, warnings=[*report.cut, *refused]
+    )
 
 
 def _import_claude(project: str | None) -> Output:
