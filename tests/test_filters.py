@@ -173,7 +173,14 @@ def test_layer_hits_carry_no_metadata_in_json(
 ) -> None:
     write_day(memory_home, "2026-11-20", DAY)
     [hit] = cli_json(capsys, "search", "argon2 bcrypt", "--project", SHOP)
-    assert hit["source"] == "daily/2026-11-20.md:6"
+    assert hit["origin"] == "daily/2026-11-20.md:6"
+    assert hit["source"] == {
+        "channel": "episodic",
+        "session_id": None,
+        "path": "daily/2026-11-20.md",
+        "line": 6,
+        "command": None,
+    }
     assert (hit["state"], hit["confidence"], hit["flags"]) == (None, None, [])
 
 

@@ -233,7 +233,7 @@ def test_search_json_says_how_sure_and_how_fresh_each_hit_is(
     with freeze_time("2026-11-30T09:00:00Z"):
         assert main(["search", "pnpm packages", "--all-projects", "--json"]) == 0
     [hit] = json.loads(capsys.readouterr().out)
-    assert hit["source"] == stale
+    assert hit["id"] == stale
     assert hit["state"] == "active"
     assert hit["confidence"] == 0.9
     assert hit["flags"] == ["stale"]

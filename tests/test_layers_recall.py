@@ -168,10 +168,10 @@ def test_one_search_finds_a_daily_bullet_a_memory_md_line_and_a_memory(
     found = json_of(capsys, "search", "payment webhook", "--all-projects")
     assert isinstance(found, list)
     by_layer = {hit["layer"]: hit for hit in found}
-    assert by_layer["store"]["source"] == saved.id == by_layer["store"]["id"]
-    assert by_layer["episodic"]["source"] == "daily/2026-11-30.md:15"
+    assert by_layer["store"]["id"] == saved.id
+    assert by_layer["episodic"]["origin"] == "daily/2026-11-30.md:15"
     found = json_of(capsys, "search", "Stripe sandbox checkout", "--all-projects")
-    assert [(h["layer"], h["source"], h["project"]) for h in found] == [
+    assert [(h["layer"], h["origin"], h["project"]) for h in found] == [
         ("semantic", "MEMORY.md:12", "shop")
     ]
     assert main(["search", "argon2", "--all-projects"]) == 0
@@ -215,7 +215,7 @@ def test_layer_and_type_filters_choose_where_to_look(
     found = json_of(capsys, "search", "Sara billing", "--all-projects")
     assert {h["layer"] for h in found} == {"store", "semantic"}
     found = json_of(capsys, "search", "Sara billing", "--all-projects", "--layer", "semantic")
-    assert [h["source"] for h in found] == ["MEMORY.md:17"]
+    assert [h["origin"] for h in found] == ["MEMORY.md:17"]
     found = json_of(capsys, "search", "Sara billing", "--all-projects", "--type", "context")
     assert {h["layer"] for h in found} == {"store"}
 

@@ -15,6 +15,7 @@ from freezegun import freeze_time
 
 from artibot_memory.api import memories
 from artibot_memory.api.stats import store_stats
+from artibot_memory.api.transfer import export_lines
 from artibot_memory.cli.app import main
 from artibot_memory.core import clock
 from artibot_memory.recall import lookup
@@ -263,3 +264,30 @@ def test_a_large_index_with_a_narrow_filter_ranks_only_the_live_memories(
     _large(monkeypatch, limit=5, candidates=2)  # FTS5's best 8 are all the shop's
     found = lookup.ranked("deploy", now=clock.now(), home=memory_home, project="/src/billing")
     assert [h.memory.id for h in found] == [wanted.id]
+
+
+# ---- one record schema for every read verb (issue 24)
+
+
+def test_list_search_show_and_export_give_one_memory_with_the_same_fields(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    saved = memories.save(
+        "error",
+        "`pnpm test` failed: TypeError: total is not a number",
+        project="/src/shop",
+        resolution="wrapped the coupon amount in Number()",
+    )
+    [exported] = [json.loads(line) for line in export_lines()]
+    assert main(["list", "--all-projects", "--json"]) == 0
+    [listed] = json.loads(capsys.readouterr().out)
+    assert main(["search", "pnpm test total number", "--all-projects", "--json"]) == 0
+    [hit] = json.loads(capsys.readouterr().out)
+    assert main(["show", saved.id, "--json"]) == 0
+    shown = json.loads(capsys.readouterr().out)
+    assert listed == {"schema": "artibot-memory/1", **exported}
+    assert shown == {"schema": "artibot-memory/1", **exported}
+    extra = set(hit) - set(listed)
+    assert extra == {"score", "parts", "layer", "origin", "where", "flags", "flag_words"}
+    assert {key: hit[key] for key in listed} == listed
+    assert listed["resolution"] == "wrapped the coupon amount in Number()"

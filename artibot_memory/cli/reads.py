@@ -37,7 +37,8 @@ from artibot_memory.recall import flags, lookup
 from artibot_memory.recall.context import get_relevant_context
 from artibot_memory.recall.search import search_layers
 from artibot_memory.store import layers
-from artibot_memory.store.record import Record
+from artibot_memory.store.record import FIELDS as RECORD_FIELDS
+from artibot_memory.store.record import Record, full_record
 from artibot_memory.text import markdown
 
 TYPE_CHECKING = False
@@ -61,7 +62,9 @@ class Output:
 
     ``view`` draws the lines when the style of the output is known (colour, width).
     ``wrote`` is false for a writing verb that, this time, changed nothing (a checkpoint
-    answered no): then MEMORY.md is not rendered after it.
+    answered no): then MEMORY.md is not rendered after it. ``warnings`` go to stderr, one
+    line each, with ``--json`` too: what a command did not do as asked (an import's cut
+    text, its refused lines).
     """
 
     data: Any = None
@@ -69,6 +72,7 @@ class Output:
     exit_code: int = 0
     view: View | None = None
     wrote: bool = True
+    warnings: list[str] = field(default_factory=list)
 
     def text(self, style: Style) -> list[str]:
         """Return the lines a person reads, drawn in ``style``."""
@@ -111,19 +115,12 @@ def agent_is_asking(args: argparse.Namespace) -> bool:
 
 
 def brief(memory: Readable) -> dict[str, Any]:
-    """Return the fields a listing shows; ``show`` and ``export`` give the full record."""
-    expires = memory.expires_at
-    return {
-        "id": memory.id,
-        "type": memory.type.value,
-        "state": memory.state.value,
-        "text": memory.text,
-        "key": memory.key,
-        "project": memory.project,
-        "count": memory.count,
-        "last_seen": memory.last_seen.isoformat(),
-        "expires_at": expires.isoformat() if expires else None,
-    }
+    """Return a memory as every verb's ``--json`` gives it: the record ``export`` writes.
+
+    One schema for ``list``, ``search`` (which adds its score parts), ``show``, ``save``,
+    ``forget`` and ``prune``: a script that reads one reads them all (docs/RECORDS.md).
+    """
+    return full_record(memory)
 
 
 def filters_of(args: argparse.Namespace) -> lookup.Filters:
@@ -174,49 +171,54 @@ def hit_data(
 ) -> dict[str, Any]:
     """Return one search hit as ``--json`` gives it: its ``source``, ``layer`` and flags.
 
-    A memory's hit carries its ``state``, ``confidence``, ``last_verified``, ``origin``
-    (its own source: ``path:line`` or the command), ``where`` (the channel) and
-    ``flags`` (:mod:`artibot_memory.recall.flags`); a layer line has none of them.
+    A memory's hit is its record (:func:`brief`) with the hit's ``score``, ``parts`` and
+    ``layer`` (``store``), ``also`` (its lines in the notes), ``origin`` (its own source
+    as one cite-able string: ``path:line`` or the command), ``where`` (the channel) and
+    ``flags`` (:mod:`artibot_memory.recall.flags`). A layer line has the same keys, null
+    where a line has no such field, its ``source`` the file and line, and its ``section``.
     """
-    scored = {"score": round(hit.score, 4), "parts": asdict(hit.parts)}
+    scored = {"score": round(hit.score, 4), "parts": asdict(hit.parts), "layer": hit.layer}
     if isinstance(hit, lookup.Hit):
         also = {"also": list(hit.also)} if hit.also else {}
         sure = _sureness(hit.memory, now or clock.now(), settings)
-        found = {"source": hit.source, "layer": hit.layer}
-        return {**brief(hit.memory), **scored, **found, **sure, **also}
-    line = hit.line
+        return {**brief(hit.memory), **scored, **sure, **also}
+    return {**line_record(hit.line), **scored, **_NO_SURENESS, "origin": hit.source}
+
+
+_NO_SURENESS: dict[str, Any] = {"origin": None, "where": None, "flags": [], "flag_words": []}
+
+
+def line_record(line: lookup.LayerLine) -> dict[str, Any]:
+    """Return a line of the notes in the shape of a record: null where a line has no field."""
+    moment = line.date.isoformat()
+    source = {"channel": line.layer, "session_id": None, "path": line.path, "line": line.line}
     return {
-        "id": None,
-        "type": None,
-        "state": None,
+        **dict.fromkeys(RECORD_FIELDS),
         "text": line.text,
         "project": line.project,
+        "tags": [],
+        "related": [],
+        "evidence": [],
+        "counter_evidence": [],
+        "details": {},
+        "source": {**source, "command": None},
+        "created_at": moment,
+        "updated_at": moment,
+        "last_seen": moment,
         "section": line.section,
-        "date": line.date.isoformat(),
-        **scored,
-        "source": hit.source,
-        "layer": hit.layer,
-        "confidence": None,
-        "last_verified": None,
-        "origin": hit.source,
-        "where": None,
-        "flags": [],
-        "flag_words": [],
+        "date": moment,
     }
 
 
 def _sureness(memory: Readable, now: datetime, settings: flags.Settings | None) -> dict[str, Any]:
-    """Return how sure and how fresh a memory is, and where it came from (``hit_data``)."""
+    """Return how fresh a memory is, and where it came from (``hit_data``)."""
     doc = flags.document(memory)
     chosen = (
         settings if settings is not None else config.load(memory_home(create=False), memory.project)
     )
     source = doc.get("source")
     source = source if isinstance(source, dict) else {}
-    verified = clock.parse_time(doc.get("last_verified"))
     return {
-        "confidence": flags.confidence(doc),
-        "last_verified": verified.isoformat() if verified else None,
         "origin": origin_of(source),
         "where": source.get("channel") if isinstance(source.get("channel"), str) else None,
         "flags": flags.flags(doc, now, chosen),

@@ -147,6 +147,23 @@ class Record:
         return self.expires_at is not None and self.expires_at <= at
 
 
+def full_record(memory: object) -> dict[str, Any]:
+    """Return a memory as every read verb's ``--json`` and ``export`` give it: every field.
+
+    A :class:`Record`'s stored JSON with the defaults of the fields it lacks, or a validated
+    ``Memory`` dumped (where SQLite cannot serve the index); the same keys either way, so a
+    script reads ``list``, ``search``, ``show`` and ``export`` with one schema.
+
+    >>> sorted(full_record(Record({"id": "pref-1", "type": "preference", "text": "x"})))[:4]
+    ['access_count', 'confidence', 'count', 'counter_evidence']
+    """
+    if isinstance(memory, Record):
+        return memory.full()
+    dump = getattr(memory, "model_dump", None)
+    doc = dump(mode="json") if callable(dump) else {}
+    return {**_copy(DEFAULTS), **doc}
+
+
 def _known(kind: Any, value: object, default: Any) -> Any:
     """Return ``kind(value)``, or ``default`` for a value this version does not know."""
     try:
