@@ -249,7 +249,7 @@ def test_a_recent_failed_install_is_reported_not_retried(
     plugin_data: Path, started: list[list[str]], capsys: pytest.CaptureFixture[str]
 ) -> None:
     plugin_data.mkdir()
-    (plugin_data / venv.FAILED_NAME).write_text("no network\n")
+    (plugin_data / venv.FAILED_NAME).write_text(venv.stamped("no network"))
     output = run_event("SessionStart", {}, capsys)
     assert output is not None
     assert "failed" in output["systemMessage"]

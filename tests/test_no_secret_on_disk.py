@@ -466,6 +466,7 @@ def test_no_secret_reaches_disk_through_real_hook_and_cli_processes(
     printed += finish([hook_process("SessionStart", {**base(0), "source": "startup"})])
     printed += finish([spawn([sys.executable, str(ENTRY), "ingest"])])
     exported = finish([spawn([sys.executable, str(ENTRY), "export"])])
+    wait_for_workers(memory_home)  # the start's worker prunes old notes: read a settled home
     assert journal.JOURNAL_NAME not in os.listdir(memory_home)
     assert exported[0].count('"session-summary"') >= 6
     assert_no_leak(tmp_path, *printed, *exported)

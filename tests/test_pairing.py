@@ -210,7 +210,8 @@ def test_another_project_hears_the_fix_of_a_specific_error_without_its_paths(
     with freeze_time("2026-11-30T10:05:00Z"):
         quokka_session(tmp_path, quokka).end()
     elsewhere = Session("o1", otter, tmp_path / "o1.jsonl")
-    text = context_of(elsewhere.run("python manage.py check", LOADER_ERROR, error=True))
+    with freeze_time("2026-11-30T11:00:00Z"):
+        text = context_of(elsewhere.run("python manage.py check", LOADER_ERROR, error=True))
     assert text.startswith(f"artibot-memory record {errors()[0].id}: in another project,")
     assert "in another project, quokka-app: fixed on 2026-11-30:" in text
     assert "settings_loader.py now uses the standard json module" in text

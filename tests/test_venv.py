@@ -153,7 +153,7 @@ def test_a_start_while_installing_says_so_and_serves_the_last_saved_context(
 ) -> None:
     write_start_cache(tmp_path, "the last context", ["pref-1"], valid_until=None)
     journal.append({"event": "PostToolUse", "command": "ls"})  # the cache is stale now
-    (plugin_data / venv.LOCK_NAME).write_text("123\n")  # a build is running
+    (plugin_data / venv.LOCK_NAME).write_text(venv.stamped("123"))  # a build is running
     output = hook("SessionStart", {"session_id": "s2", "cwd": str(tmp_path)}, capsys)
     message = output["systemMessage"]
     assert message.startswith("artibot-memory: still installing its Python dependencies")
@@ -175,7 +175,7 @@ def test_a_saved_context_holding_an_expired_memory_is_not_served(
 ) -> None:
     expired = datetime.now(timezone.utc) - timedelta(hours=1)
     write_start_cache(tmp_path, "an expired context", ["cmd-1"], valid_until=expired)
-    (plugin_data / venv.LOCK_NAME).write_text("123\n")
+    (plugin_data / venv.LOCK_NAME).write_text(venv.stamped("123"))
     output = hook("SessionStart", {"cwd": str(tmp_path)}, capsys)
     assert "hookSpecificOutput" not in output
     assert "saved on" not in output["systemMessage"]
@@ -186,9 +186,9 @@ def test_a_saved_context_holding_an_expired_memory_is_not_served(
 
 
 def fail_at(data: Path, line: str = "failed: no network") -> None:
-    (data / venv.FAILED_NAME).write_text("no network\n")
+    with freeze_time(FAILED_AT):
+        (data / venv.FAILED_NAME).write_text(venv.stamped("no network"))
     (data / venv.LOG_NAME).write_text(f"$ pip install\nERROR: offline\n\n{line}\n")
-    os.utime(data / venv.FAILED_NAME, (FAILED_AT.timestamp(), FAILED_AT.timestamp()))
 
 
 @pytest.mark.parametrize(

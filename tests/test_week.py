@@ -24,9 +24,14 @@ from artibot_memory.text import markdown
 
 
 @pytest.fixture
-def lived(tmp_path: Path) -> Path:
+def lived(tmp_path: Path) -> Iterator[Path]:
+    """The week lived, and the test run on the Monday after it: the fixture's clock."""
     live(tmp_path / "work", week())
-    return tmp_path / "work"
+    with freeze_time(AFTER_THE_WEEK):
+        yield tmp_path / "work"
+
+
+AFTER_THE_WEEK = "2026-11-30 09:00:00"
 
 
 @pytest.mark.usefixtures("lived")

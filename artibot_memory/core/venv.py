@@ -56,6 +56,7 @@ LOG_NAME = "bootstrap.log"
 FAILED_NAME = "bootstrap.failed"
 NEWS_NAME = READY_NEWS_NAME
 LOCK_STALE_SECONDS = 20 * 60
+_AT = "at="
 RETRY_AFTER_SECONDS = 60 * 60
 STEP_TIMEOUT_SECONDS = 15 * 60
 PROBE_TIMEOUT_SECONDS = 20.0
@@ -149,8 +150,33 @@ def ready_python() -> str | None:
     return next((venv_python(d) for d in plugin_data_dirs() if is_ready(d)), None)
 
 
+def stamped(text: str) -> str:
+    """Return a lock's or a failure's line with the time it was written: ``… at=<epoch>``.
+
+    Its age is read from there, by the clock that wrote it (:func:`_age_seconds`), not from
+    the file's mtime: the kernel's clock, which freezegun and faketime do not move.
+
+    >>> stamped("123").startswith("123 at=")
+    True
+    """
+    return f"{text} {_AT}{clock.now().timestamp():.3f}\n"
+
+
 def _age_seconds(path: str) -> float:
-    return clock.now().timestamp() - os.stat(path).st_mtime
+    """Return how long ago ``path`` was written: its ``at=`` stamp, else its mtime."""
+    with open(path, encoding="utf-8", errors="replace") as file:
+        words = file.readline(512).split()
+    written = _stamp_of(words[-1]) if words else None
+    return clock.now().timestamp() - (os.stat(path).st_mtime if written is None else written)
+
+
+def _stamp_of(word: str) -> float | None:
+    if not word.startswith(_AT):
+        return None
+    try:
+        return float(word[len(_AT) :])
+    except ValueError:
+        return None
 
 
 def build_age(data_dir: str | os.PathLike[str]) -> float | None:
@@ -358,7 +384,7 @@ def _take_lock(lock: str) -> bool:
             os.unlink(lock)
     except OSError:
         pass
-    return disk.create_exclusive(lock, f"{os.getpid()}\n")
+    return disk.create_exclusive(lock, stamped(str(os.getpid())))
 
 
 def _unlink(path: str) -> None:
@@ -387,7 +413,7 @@ def build(data_dir: str | os.PathLike[str], base: Base | None = None) -> bool:
         disk.write_text(os.path.join(venv, MARKER_NAME), f"{digest}\n")
     except (OSError, subprocess.SubprocessError) as exc:
         log.write(f"\nfailed: {exc}\n")
-        disk.write_text(os.path.join(data, FAILED_NAME), f"{exc}\n")
+        disk.write_text(os.path.join(data, FAILED_NAME), stamped(str(exc).replace("\n", " ")))
         return False
     log.write(f"\nready: {venv} holds the plugin's dependencies\n")
     _unlink(os.path.join(data, FAILED_NAME))
