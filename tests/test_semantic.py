@@ -108,11 +108,12 @@ def stocked_home() -> None:
 
 
 @pytest.fixture
-def stocked(memory_home: Path) -> Path:
+def stocked(memory_home: Path) -> Iterator[Path]:
+    """The stocked home, and the test run on its clock: its 7-day commands live."""
     stocked_home()
     with freeze_time("2026-11-30 11:00:00"):
         semantic.refresh()
-    return memory_home
+        yield memory_home
 
 
 # ---- the render
@@ -161,7 +162,7 @@ def test_people_environment_and_lessons_are_rendered_from_the_stores(stocked: Pa
         "Tests and checks: pytest (seen in 3 commands)",
     ]
     assert section_lines(stocked, "Lessons Learned") == [
-        "`npm test` TypeError: x is undefined — fixed by editing src/a.ts (seen 3 times)",
+        "[shop] `npm test` TypeError: x is undefined — fixed by editing src/a.ts (seen 3 times)",
         "Changed: was Use yarn, now Use pnpm, not npm",
     ]
 
@@ -193,7 +194,7 @@ def test_a_pinned_memory_is_rendered_beyond_the_limits(memory_home: Path) -> Non
     with freeze_time("2026-11-20"):
         for n in range(7):
             memories.save("context", f"fact number {n} of the shop", project=SHOP)
-    semantic.refresh()
+        semantic.refresh()
     facts = section_lines(memory_home, "Project Context")
     assert "the CDN is Fastly" in facts
     assert sum(line.startswith("fact number") for line in facts) == 5
@@ -204,7 +205,8 @@ def test_at_most_eight_projects_most_recently_active_first(memory_home: Path) ->
     for day in range(1, 11):
         with freeze_time(f"2026-11-{day:02d}"):
             memories.save("context", f"project {day} uses Postgres", project=f"/src/p{day}")
-    semantic.refresh()
+    with freeze_time("2026-11-11"):
+        semantic.refresh()
     groups = markdown.subsections(markdown.parse(text(memory_home)).section("Project Context"))
     titles = [markdown.subheading_title(h) for h, _ in groups if h is not None]
     assert titles == [f"p{day}" for day in range(10, 2, -1)]
@@ -338,11 +340,15 @@ def test_changing_a_decision_keeps_its_prefix_out_of_the_memory(stocked: Path) -
 
 def test_changing_a_derived_line_keeps_the_users_wording(stocked: Path) -> None:
     lesson = "`npm test` TypeError: x is undefined — fixed by editing src/a.ts (seen 3 times)"
-    error = marker_of(stocked, lesson)
+    error = marker_of(stocked, f"[shop] {lesson}")
     edit_file(stocked, lesson, "npm test: x is undefined means a.ts imports too early")
     semantic.refresh()
     assert memories.get(error).text.startswith("`npm test` failed")  # the record is intact
-    assert marker_of(stocked, "npm test: x is undefined means a.ts imports too early") == error
+    mine = "[shop] npm test: x is undefined means a.ts imports too early"
+    assert marker_of(stocked, mine) == error
+    edit_file(stocked, "[shop] npm test:", "npm test:")  # its project stays the memory's
+    semantic.refresh()
+    assert marker_of(stocked, mine) == error
 
 
 def test_deleting_a_line_forgets_its_memory(stocked: Path) -> None:

@@ -172,39 +172,32 @@ def _add(edit: Edit, home: Path) -> Memory:
 
 
 def _draft(edit: Edit) -> memories.Draft:
+    """Return the memory an added line says: outside Project Context, ``[shop] …`` scopes it."""
     text, source = edit.text, _source(edit)
+    named, text = (None, text) if edit.section == semantic.PROJECTS else markdown.scoped(text)
+    project = edit.project if named else None
     if edit.section == semantic.PREFERENCES:
-        named, text = _leading_project(text)
         key, text = _trailing_key(text)
         return memories.Draft(
             MemoryType.PREFERENCE,
             text,
             key=key or subject_key(text),
-            project=edit.project if named else None,
+            project=project,
             source=source,
         )
     if edit.section == semantic.PEOPLE:
         person = person_of(text)
         tags = [person_tag(person)] if person else []
         return memories.Draft(
-            MemoryType.CONTEXT, text, tags=tags, scope=Scope.PERSON, source=source
+            MemoryType.CONTEXT, text, tags=tags, project=project, scope=Scope.PERSON, source=source
         )
     if edit.section in (semantic.ENVIRONMENT, semantic.LESSONS):
         tag = "environment" if edit.section == semantic.ENVIRONMENT else "lesson"
-        return memories.Draft(MemoryType.CONTEXT, text, tags=[tag], source=source)
+        return memories.Draft(MemoryType.CONTEXT, text, tags=[tag], project=project, source=source)
     tags = []
     if text.startswith(semantic.DECIDED):
         text, tags = text[len(semantic.DECIDED) :], ["decision"]
     return memories.Draft(MemoryType.CONTEXT, text, tags=tags, project=edit.project, source=source)
-
-
-def _leading_project(text: str) -> tuple[str | None, str]:
-    """``[shop] Use tabs`` → ("shop", "Use tabs"), as a project preference is rendered."""
-    if text.startswith("[") and "] " in text:
-        name, rest = text[1:].split("] ", 1)
-        if name.strip() and rest.strip():
-            return name.strip(), rest.strip()
-    return None, text
 
 
 def _trailing_key(text: str) -> tuple[str | None, str]:
@@ -222,7 +215,7 @@ def _change(edit: Edit, home: Path) -> bool:
     if memory is None:
         return False
     if edit.before.get("parts") is None:  # a derived line: the user's wording is kept
-        wording = redact(edit.text)
+        wording = redact(markdown.scoped(edit.text)[1])  # its [project] is the memory's
         return update(memory.id, lambda m: _set_override(m, wording), home=home)
     text = memory_md.new_core(edit)
     if not text or normalize_text(text) == normalize_text(memory.text):

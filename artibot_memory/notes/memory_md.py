@@ -24,7 +24,6 @@ from artibot_memory.core.paths import ensure_private_dir
 from artibot_memory.core.project import display_name
 from artibot_memory.notes.semantic import (
     HEADER,
-    PREFERENCES,
     PROJECTS,
     SECTIONS,
     TOP_BELIEFS,
@@ -304,12 +303,10 @@ def edits(text: str, state: FileState) -> list[Edit]:
 
 
 def _named_project(section: str, group: str | None, text: str) -> str | None:
-    """Return the project an added line names: its ``###``, or a preference's ``[shop] …``."""
+    """Return the project an added line names: its ``###``, or elsewhere its ``[shop] …``."""
     if section == PROJECTS:
         return group
-    if section == PREFERENCES and text.startswith("[") and "] " in text:
-        return text[1:].split("] ", 1)[0].strip() or None
-    return None
+    return markdown.scoped(text)[0]
 
 
 def new_core(edit: Edit) -> str:

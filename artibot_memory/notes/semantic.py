@@ -172,7 +172,8 @@ def _top_text(memory: Memory, held: dict[str, object]) -> str:
         if isinstance(sources, int)
         else "? sources"
     )
-    return f"{label} → {memory.id} · conf {conf} · {many} · {held.get('freshness') or 'stable'}"
+    freshness = held.get("freshness") or "stable"
+    return f"{scope_prefix(memory)}{label} → {memory.id} · conf {conf} · {many} · {freshness}"
 
 
 def _newest(memories: Iterable[Memory]) -> list[Memory]:
@@ -207,8 +208,9 @@ def _derived(
     *,
     group: str | None = None,
     project: str | None = None,
+    prefix: str = "",
 ) -> Line:
-    shown = str(memory.details.get(OVERRIDE) or clip(text, LINE_CHARS))
+    shown = prefix + str(memory.details.get(OVERRIDE) or clip(text, LINE_CHARS - len(prefix)))
     return Line(section, group, memory.id, shown, None, tuple(sources) or (memory.id,), project)
 
 
@@ -216,14 +218,34 @@ def _derived(
 
 
 def _preferences(live: list[Memory]) -> list[Line]:
-    chosen = _limited(live, MAX_PER_SECTION)
-    chosen.sort(key=lambda m: (m.project is not None, display_name(m.project) if m.project else ""))
-    return [_plain(PREFERENCES, m, *_preference_parts(m), project=m.project) for m in chosen]
+    chosen = _global_first(_limited(live, MAX_PER_SECTION))
+    return [_scoped(PREFERENCES, m, f" ({m.key})" if m.key else "") for m in chosen]
 
 
-def _preference_parts(memory: Memory) -> tuple[str, str]:
-    prefix = f"[{display_name(memory.project)}] " if memory.project else ""
-    return prefix, f" ({memory.key})" if memory.key else ""
+def _global_first(memories: list[Memory]) -> list[Memory]:
+    """Return the global memories first, then each project's, by name (a stable sort)."""
+    return sorted(
+        memories,
+        key=lambda m: (m.project is not None, display_name(m.project) if m.project else ""),
+    )
+
+
+def scope_prefix(memory: Memory) -> str:
+    """Return what opens a line of a project's memory outside Project Context: ``[shop] ``.
+
+    Every line carries its memory's project, so a session of another project never shows
+    it, and a person reads whose it is (:func:`artibot_memory.text.markdown.scoped`).
+    """
+    return f"[{display_name(memory.project)}] " if memory.project else ""
+
+
+def _scoped(section: str, memory: Memory, suffix: str = "") -> Line:
+    return _plain(section, memory, scope_prefix(memory), suffix, project=memory.project)
+
+
+def _scoped_derived(section: str, memory: Memory, text: str, sources: Sequence[str] = ()) -> Line:
+    prefix = scope_prefix(memory)
+    return _derived(section, memory, text, sources, project=memory.project, prefix=prefix)
 
 
 # ---- Project Context
@@ -296,8 +318,7 @@ def status_of(summary: Memory) -> str:
 
 
 def _people(live: list[Memory]) -> list[Line]:
-    chosen = _limited(live, MAX_PER_SECTION)
-    return [_plain(PEOPLE, m) for m in chosen]
+    return [_scoped(PEOPLE, m) for m in _global_first(_limited(live, MAX_PER_SECTION))]
 
 
 # ---- Technical Environment
@@ -371,7 +392,7 @@ class _Run:
 
 def _environment(live: list[Memory], preferences: list[Memory]) -> list[Line]:
     facts = [m for m in live if m.type is not MemoryType.COMMAND]
-    lines = [_plain(ENVIRONMENT, m) for m in _limited(facts, MAX_PER_SECTION)]
+    lines = [_scoped(ENVIRONMENT, m) for m in _global_first(_limited(facts, MAX_PER_SECTION))]
     runs = []
     commands = [m for m in live if m.type is MemoryType.COMMAND]
     # The most-run commands name the tools worth a line; reading every one of the store's
@@ -438,9 +459,9 @@ def _lessons(live: list[Memory], kept: list[Memory]) -> list[Line]:
         if m.type is MemoryType.ERROR and m.resolution and m.count >= MIN_RECURRENCES
     ]
     pinned_errors = [m for m in live if m.type is MemoryType.ERROR and PINNED in m.tags]
-    lines = [_plain(LESSONS, m) for m in _limited(facts, MAX_PER_SECTION)]
+    lines = [_scoped(LESSONS, m) for m in _global_first(_limited(facts, MAX_PER_SECTION))]
     chosen = _limited({m.id: m for m in [*errors, *pinned_errors]}.values(), MAX_PER_SECTION)
-    lines += [_derived(LESSONS, m, lesson_of(m)) for m in chosen]
+    lines += [_scoped_derived(LESSONS, m, lesson_of(m)) for m in _global_first(chosen)]
     return lines + _reversals(kept)
 
 
@@ -462,5 +483,5 @@ def _reversals(kept: list[Memory]) -> list[Line]:
         old = by_id.get(str(successor.details.get("supersedes") or ""))
         if old is not None and old.state is State.SUPERSEDED:
             text = f"Changed: was {clip(old.text, 70)}, now {clip(successor.text, 70)}"
-            found.append(_derived(LESSONS, old, text))
+            found.append(_scoped_derived(LESSONS, old, text))
     return found[:MAX_PER_KIND]

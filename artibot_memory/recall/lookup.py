@@ -382,9 +382,14 @@ def store_stats(*, now: datetime, home: Home = None) -> list[StoreStats]:
 
 # ---- the Markdown layers through the index
 
+# A managed MEMORY.md line is dated by its memory's last sighting, not by the file's mtime
+# (the file is rewritten whenever any line changes); the join finds that memory by marker.
+_LINE_DATE = "coalesce(m.last_seen_us, l.date_us)"
 _LAYER_COLUMNS = (
-    "l.source, l.layer, l.path, l.line, l.date_us, l.project, l.section, l.text, l.marker, l.ref"
+    f"l.source, l.layer, l.path, l.line, {_LINE_DATE}, l.project, l.section, l.text, l.marker,"
+    " l.ref"
 )
+_LAYER_FROM = "layer_lines AS l LEFT JOIN memories AS m ON m.id = l.marker"
 
 
 def ranked_layers(
@@ -441,11 +446,11 @@ def layer_lines(
     where = f"l.layer IN ({', '.join('?' * len(kinds))})"
     params: list[object] = list(kinds)
     if since is not None:
-        where, params = f"{where} AND l.date_us >= ?", [*params, _micros(since)]
+        where, params = f"{where} AND {_LINE_DATE} >= ?", [*params, _micros(since)]
     connection = layer_connection(home, on_unusable)
     try:
         found = connection.execute(
-            f"SELECT {_LAYER_COLUMNS} FROM layer_lines AS l WHERE {where} "  # noqa: S608 - our own condition, values bound
+            f"SELECT {_LAYER_COLUMNS} FROM {_LAYER_FROM} WHERE {where} "  # noqa: S608 - our own condition, values bound
             "ORDER BY l.path DESC, l.line",
             params,
         ).fetchall()
@@ -508,7 +513,7 @@ def _layer_rows(connection: sqlite3.Connection, rowids: list[int]) -> dict[int, 
     if not rowids:
         return {}
     marks = ", ".join(str(int(rowid)) for rowid in rowids)
-    sql = f"SELECT l.rowid, {_LAYER_COLUMNS} FROM layer_lines AS l WHERE l.rowid IN ({marks})"  # noqa: S608 - integers only
+    sql = f"SELECT l.rowid, {_LAYER_COLUMNS} FROM {_LAYER_FROM} WHERE l.rowid IN ({marks})"  # noqa: S608 - integers only
     return {row[0]: _layer_line(row[1:]) for row in connection.execute(sql)}
 
 

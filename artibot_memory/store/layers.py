@@ -9,9 +9,11 @@ bullet and each line of prose is a :class:`LayerRow`, read through
 - a daily row's date is its file's day, at the bullet's time when it has one; its project
   the ``[project]`` of the bullet (``[global]``: none); ``ref`` the memory id the bullet
   names as its source, when it names one;
-- a MEMORY.md row's date is the file's mtime; its project the ``### project`` it sits
-  under; ``marker`` the memory id of a managed line (the index keeps those rows out of
-  the ranking: they are the memory itself, which the stores already hand back).
+- a MEMORY.md row's date is the file's mtime (the index dates a managed row by its
+  memory's last sighting); its project the ``### project`` it sits under, or in a section
+  but Project Context the ``[project]`` it opens with (neither: global); ``marker``
+  the memory id of a managed line (the index keeps those rows out of the ranking: they are
+  the memory itself, which the stores already hand back).
 
 >>> rows = rows_of("daily/2026-11-30.md", "## Events\n- 10:02 [shop] Login (ctx-0a1b2c3d4e)\n", 0)
 >>> [(r.source, r.project, r.text, r.ref) for r in rows]
@@ -27,7 +29,7 @@ from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
 
 from artibot_memory.core import clock
-from artibot_memory.text.markdown import Item, items, parse, parse_daily_bullet
+from artibot_memory.text.markdown import Item, items, parse, parse_daily_bullet, scoped
 
 DAILY_DIR = "daily"
 MEMORY_MD = "MEMORY.md"
@@ -43,6 +45,8 @@ SEMANTIC_SECTIONS = (
     "Lessons Learned",
 )
 GLOBAL = "global"  # the project of a daily bullet that belongs to none
+# Project Context groups its lines by ``### project``; the other sections open a line ``[project]``
+PROJECT_CONTEXT = "Project Context"
 _DAY_FILE = re.compile(r"^(\d{4})-(\d\d)-(\d\d)\.md$")
 _MEMORY_ID = re.compile(r"^[a-z]+-[0-9a-f]{6,}$")
 
@@ -119,7 +123,8 @@ def _episodic_row(path: str, day: date, item: Item) -> LayerRow:
 
 def _semantic_row(item: Item, mtime_us: int) -> LayerRow:
     source = f"{MEMORY_MD}:{item.line}"
-    project, section = item.group, item.section
+    section = item.section
+    project = item.group or (None if section == PROJECT_CONTEXT else scoped(item.text)[0])
     return LayerRow(
         source, SEMANTIC, MEMORY_MD, item.line, mtime_us, project, section, item.text, item.marker
     )

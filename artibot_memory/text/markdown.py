@@ -44,6 +44,7 @@ __all__ = [
     "parse",
     "parse_daily_bullet",
     "render",
+    "scoped",
     "subheading_title",
     "subsections",
     "unmarked",
@@ -266,6 +267,22 @@ def parse_daily_bullet(body: str) -> DailyBullet | None:
     return DailyBullet(
         match.group("time"), match.group("project"), match.group("text"), match.group("source")
     )
+
+
+def scoped(text: str) -> tuple[str | None, str]:
+    """Split a MEMORY.md line into the project it names and its text: ``[shop] Use tabs``.
+
+    A line of a project's memory outside ``## Project Context`` (which groups by ``### ``)
+    opens with its project's name in brackets; a global line names none.
+
+    >>> scoped("[shop] Use tabs"), scoped("Use tabs"), scoped("[] x")
+    (('shop', 'Use tabs'), (None, 'Use tabs'), (None, '[] x'))
+    """
+    if text.startswith("[") and "] " in text:
+        name, rest = text[1:].split("] ", 1)
+        if name.strip() and rest.strip() and "[" not in name:
+            return name.strip(), rest.strip()
+    return None, text
 
 
 def items(doc: Document) -> list[Item]:
