@@ -8,6 +8,12 @@ every run draws the same rows from :class:`random.Random` seeded per kind with a
 so no token sits in git (push protection and secret scanners would flag them) and adding
 a kind never changes the rows of another.
 
+Issue 24 added what a wider check found: passwords told beside their names whatever
+punctuation they hold ("use <value> as DB_PASSWORD", "<value>를 DB_PASSWORD로 사용해"),
+and look-alikes of images pasted as data URLs (real PNG and GIF files, built here with
+``struct`` and ``zlib``; other formats open with their real header), git SHAs in
+transcripts and logs, URLs with a user name only, and secret names beside a reference.
+
 >>> rows = secrets()
 >>> all(row["secret"] in row["text"] for row in rows)
 True
@@ -33,6 +39,8 @@ import functools
 import json
 import random
 import re
+import struct
+import zlib
 from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -634,6 +642,45 @@ def _netrc_password(rng: random.Random) -> str:
 
 def _twilio_auth(rng: random.Random) -> str:
     return pick(rng, HEX, 32)
+
+
+# ---- issue 24: passwords whose punctuation once let them through -------------------------
+_PUNCTUATION = ".!@#%^&*/+=?~-_"
+_NOT_A_PASSWORD = ("...", "**", "${", "{{", "$(", "//", "__")  # what reads as a mask or a path
+
+
+def punctuated_password(rng: random.Random) -> str:
+    """A password a person makes up or a manager prints, with dots, slashes, ``@``, ``!``, ``#``
+    or ``%`` inside (``Copper.Maple42``, ``harbor7.prod19``, ``tiger/Lunar#4821``)."""
+    first, second = rng.choice(_WORDS), rng.choice(_WORDS)
+    number, mark = rng.randrange(10, 99999), rng.choice("!@#%")
+    makers = (
+        lambda: f"{first.title()}.{second.title()}{number}",
+        lambda: f"{first}{rng.randrange(1, 10)}.{second}{rng.randrange(10, 99)}",
+        lambda: f"{first}/{second.title()}{mark}{number}",
+        lambda: f"{first.title()}@{second}.{number}!",
+        lambda: f"{first}.{second}.{number}{mark}{rng.choice(UPPER)}",
+        lambda: f"{first.title()}%{second}{number}.",
+        lambda: rng.choice(ALNUM) + pick(rng, ALNUM + _PUNCTUATION, rng.randrange(11, 24)),
+    )
+    while True:
+        value = rng.choice(makers)()
+        mixed = any(c in _PUNCTUATION for c in value) and any(c.isalnum() for c in value[-3:])
+        if mixed and not any(bad in value for bad in _NOT_A_PASSWORD):
+            return value
+
+
+def passphrase(rng: random.Random) -> str:
+    """Words with blanks between them and a number or a mark: only ever written in quotes."""
+    words = [rng.choice(_WORDS) for _ in range(rng.randrange(3, 5))]
+    return f"{' '.join(words)} {rng.randrange(10, 999)}{rng.choice('!#%.')}"
+
+
+def _env_file_data(rng: random.Random) -> str:
+    """The base64 body of a data URL that carries a ``.env`` file (a download link, an upload)."""
+    url = f"postgres://{rng.choice(_USERS)}:{password(rng)}@{rng.choice(_HOSTS)}:5432/app"
+    lines = f"DATABASE_URL={url}\nSECRET_KEY={pick(rng, ALNUM, 40)}\nDEBUG=false\n"
+    return b64(lines.encode())
 
 
 # Rows every kind with a vendor adds, two drawn from the kind's own seed: the value with no
@@ -1949,6 +1996,56 @@ KINDS: tuple[Kind, ...] = (
         ("error-output", ("+ export API_TOKEN={s}\n+ API_TOKEN={s}\n+ ./scripts/sync.sh\n"
                           "./scripts/sync.sh: line 9: jq: command not found")),
     )),
+    # ---- issue 24: a value told beside its name, whatever punctuation it holds -----------
+    Kind("use-value-as-name-punctuated-en", punctuated_password, (
+        ("prompt-en", "use {s} as STAGING_DB_PASSWORD when you run the migrations"),
+        ("prompt-en", "use '{s}' as REDIS_PASSWORD when you start the cache container"),
+        ("prompt-en", 'Use "{s}" as the SMTP_PASSWORD for the mailer tests.'),
+        ("transcript-user-text", ("use `{s}` as KEYCLOAK_ADMIN_PASSWORD when you bring the "
+                                  "stack up, the realm import needs it")),
+        ("prompt-en", "ok use {s} as MYSQL_ROOT_PASSWORD for now, I'll rotate it after the demo"),
+        ("prompt-en", "take {s} for LDAP_BIND_PASSWORD, the bind dn is cn=admin,dc=acme,dc=com"),
+        ("prompt-en", "set DB_PASSWORD to {s} before you run the seed script"),
+        ("prompt-en", "set the RABBITMQ_DEFAULT_PASS to '{s}' and restart the broker"),
+        ("transcript-user-text", "the ADMIN_PASSWORD is {s} on the staging box"),
+        ("transcript-assistant-text", ("I'll use {s} as POSTGRES_PASSWORD in "
+                                       "docker-compose.override.yml, as you asked, and keep it "
+                                       "out of the committed compose file.")),
+        ("transcript-thinking", ("The user wants {s} as the GRAFANA_ADMIN_PASSWORD. I'll put it "
+                                 "in .env, not in the compose file.")),
+        ("cli-save", "staging: use {s} as MINIO_ROOT_PASSWORD when you reset the bucket"),
+        ("import-record", "VPN_PASSWORD is {s} (rotated monthly by IT)"),
+        ("transcript-tool-use-bash", "echo 'use {s} as DB_PASSWORD when you connect' >> NOTES.md"),
+    )),
+    Kind("use-value-as-name-punctuated-ko", punctuated_password, (
+        ("prompt-ko", "DB_PASSWORD로 {s} 써 줘"),
+        ("prompt-ko", "{s}를 DB_PASSWORD로 사용해"),
+        ("prompt-ko", "테스트 돌릴 때 REDIS_PASSWORD로 {s} 써"),
+        ("prompt-ko", "{s} 을 STAGING_DB_PASSWORD 로 넣고 마이그레이션 돌려 줘"),
+        ("prompt-ko", "KEYCLOAK_ADMIN_PASSWORD 값으로 {s} 넣어 줘"),
+        ("prompt-ko", "RABBITMQ_DEFAULT_PASS에 {s} 넣고 브로커 재시작해 줘"),
+        ("transcript-user-text", "SMTP_PASSWORD는 {s} 야. 메일 테스트 다시 해 줘"),
+        ("transcript-user-text", "스테이징에서는 MINIO_ROOT_PASSWORD를 {s}로 바꿨어"),
+        ("transcript-thinking", ("사용자가 {s} 를 POSTGRES_PASSWORD 로 쓰라고 했다. compose "
+                                 "파일이 아니라 .env 에 넣자.")),
+        ("import-record", "'{s}'를 VPN_PASSWORD로 쓰면 됨"),
+        ("cli-save", '사내 깃랩 GITLAB_ROOT_PASSWORD는 "{s}" 입니다'),
+    )),
+    Kind("quoted-passphrase-as-name", passphrase, (
+        ("prompt-en", "use '{s}' as the GPG_PASSPHRASE when you sign the release"),
+        ("prompt-en", 'use "{s}" as BACKUP_ENCRYPTION_PASSPHRASE for restic'),
+        ("transcript-user-text", "set SSH_KEY_PASSPHRASE to \"{s}\" in the runner's env"),
+        ("prompt-ko", "'{s}'를 GPG_PASSPHRASE로 써 줘"),
+        ("prompt-ko", 'RESTIC_PASSWORD는 "{s}" 야. 백업 다시 돌려 줘'),
+    )),
+    Kind("secret-file-as-data-url", _env_file_data, (
+        ("transcript-tool-result-string", ('<a download="staging.env" '
+                                           'href="data:text/plain;base64,{s}">staging.env</a>')),
+        ("command-output", ('{"attachment": "data:text/plain;charset=utf-8;base64,{s}", "name": '
+                            '"staging.env"}')),
+        ("prompt-en", ("why does the browser save data:application/octet-stream;base64,{s} as a "
+                       "file instead of showing it?")),
+    )),
 )
 # fmt: on
 
@@ -2066,6 +2163,158 @@ FILLERS.update(
         "netlify": lambda rng: f"{pick(rng, HEX, 24)}--acme-docs.netlify.app",
     }
 )
+
+# ---- issue 24: images pasted as data URLs, real bytes ------------------------------------
+# PNG and GIF files are built whole (chunks, CRCs, a zlib stream, LZW codes); the other
+# formats open with their real header and go on with random bytes, as a compressed body
+# does. The zlib stream is written with stored blocks, so its bytes do not depend on the
+# zlib build (``zlib.compress`` may differ between builds; CRC-32 and Adler-32 do not).
+
+
+def _stored_zlib(data: bytes) -> bytes:
+    """``data`` as a zlib stream of stored (uncompressed) deflate blocks."""
+    blocks = [data[i : i + 65535] for i in range(0, len(data), 65535)] or [b""]
+    out = bytearray(b"\x78\x01")
+    for number, block in enumerate(blocks):
+        out.append(1 if number == len(blocks) - 1 else 0)
+        out += struct.pack("<HH", len(block), len(block) ^ 0xFFFF) + block
+    return bytes(out + struct.pack(">I", zlib.adler32(data)))
+
+
+def _png_chunk(kind: bytes, data: bytes) -> bytes:
+    return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+
+
+def _pixel(rng: random.Random, style: str, x: int, y: int, width: int) -> bytes:
+    """One RGB pixel: flat bands and a frame (an icon, a UI), a ramp (a chart), noise (a photo)."""
+    if style == "photo" or (style == "shot" and rng.randrange(9) == 0):
+        return bytes(rng.randrange(256) for _ in range(3))  # detail that does not compress
+    if style == "chart":
+        return bytes(((x * 255) // width, 96 + y % 64, 200 if (x // 6) % 2 else 60))
+    band = 245 if (y // 12) % 3 else 31
+    edge = x in (0, width - 1) or y == 0
+    return bytes((40, 90, 200) if edge else (band, band, band + 4 if band < 250 else 250))
+
+
+def png_image(rng: random.Random, style: str, width: int, height: int) -> bytes:
+    """A real PNG (8-bit RGB, no filter), its pixels drawn in ``style``."""
+    rows = bytearray()
+    for y in range(height):
+        rows.append(0)
+        for x in range(width):
+            rows += _pixel(rng, style, x, y, width)
+    header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
+    pixels = _png_chunk(b"IDAT", _stored_zlib(bytes(rows)))
+    return b"\x89PNG\r\n\x1a\n" + _png_chunk(b"IHDR", header) + pixels + _png_chunk(b"IEND", b"")
+
+
+def _lzw_literals(pixels: bytes) -> bytes:
+    """GIF image data whose codes are all literals (a clear code every 250 keeps them 9 bits)."""
+    codes = [256]
+    for number, pixel in enumerate(pixels):
+        if number and number % 250 == 0:
+            codes.append(256)
+        codes.append(pixel)
+    codes.append(257)
+    packed, bits, width = bytearray(), 0, 0
+    for code in codes:
+        bits |= code << width
+        width += 9
+        while width >= 8:
+            packed.append(bits & 0xFF)
+            bits, width = bits >> 8, width - 8
+    if width:
+        packed.append(bits)
+    blocks = b"".join(bytes([len(part)]) + part for part in
+                      (bytes(packed[i : i + 255]) for i in range(0, len(packed), 255)))  # fmt: skip
+    return b"\x08" + blocks + b"\x00"
+
+
+def gif_image(rng: random.Random, width: int, height: int, frames: int) -> bytes:
+    """A real GIF89a with a 256-colour table, looping over ``frames`` frames (a spinner)."""
+    palette = bytes(rng.randrange(256) for _ in range(768))
+    out = bytearray(b"GIF89a" + struct.pack("<HHBBB", width, height, 0xF7, 0, 0) + palette)
+    if frames > 1:
+        out += b"\x21\xff\x0bNETSCAPE2.0\x03\x01\x00\x00\x00"
+    for frame in range(frames):
+        out += b"\x21\xf9\x04\x04" + struct.pack("<H", 8) + b"\x00\x00"  # 80 ms, no transparency
+        out += b"\x2c" + struct.pack("<HHHHB", 0, 0, width, height, 0)
+        pixels = bytes((x + y + frame * 7) % 256 if rng.randrange(4) else rng.randrange(256)
+                       for y in range(height) for x in range(width))  # fmt: skip
+        out += _lzw_literals(pixels)
+    return bytes(out + b"\x3b")
+
+
+def _headed(header: bytes, low: int, high: int) -> Maker:
+    """A file that opens with its format's real ``header`` and goes on with random bytes."""
+    return lambda rng: b64(header + random_bytes(rng, rng.randrange(low, high)))
+
+
+def _svg_icon(rng: random.Random) -> str:
+    shapes = "".join(
+        f'<rect x="{rng.randrange(20)}" y="{rng.randrange(20)}" width="{rng.randrange(2, 9)}" '
+        f'height="{rng.randrange(2, 9)}" rx="1" fill="#{pick(rng, HEX, 6)}"/>'
+        for _ in range(rng.randrange(2, 7))
+    )
+    svg = (f'<svg xmlns="http://www.w3.org/2000/svg" width="24" height="24" viewBox="0 0 24 24">'
+           f"{shapes}</svg>")  # fmt: skip
+    return b64(svg.encode())
+
+
+def _png_maker(style: str, low: int, high: int) -> Maker:
+    def make(rng: random.Random) -> str:
+        width = rng.randrange(low, high)
+        return b64(png_image(rng, style, width, max(8, width * rng.randrange(5, 9) // 10)))
+
+    return make
+
+
+def _wrapped(make: Maker) -> Maker:
+    """A body as ``base64.encodebytes`` writes it: lines of 76 characters, each ended."""
+    return lambda rng: "\n".join(_lines(make(rng), 76).splitlines()) + "\n"
+
+
+def _json_escaped(make: Maker) -> Maker:
+    """A body as PHP's ``json_encode`` writes it: every slash escaped."""
+    return lambda rng: make(rng).replace("/", "\\/")
+
+
+def _csv_export(rng: random.Random) -> str:
+    rows = (f"{rng.randrange(1000, 9999)},{rng.choice(_USERS)},{rng.randrange(1, 500)}.00\n"
+            for _ in range(rng.randrange(3, 12)))  # fmt: skip
+    return b64("".join(rows).encode())
+
+
+_JSON_SETTINGS = ('{"theme":"dark","locale":"ko-KR","features":["search","export"],'
+                  '"pageSize":50}')  # fmt: skip
+
+FILLERS.update(
+    {
+        "png_icon": _png_maker("icon", 16, 48),
+        "png_chart": _png_maker("chart", 40, 96),
+        "png_shot": _png_maker("shot", 80, 160),
+        "png_photo": _png_maker("photo", 24, 64),
+        "png_icon_json": _json_escaped(_png_maker("icon", 16, 40)),
+        "png_wrapped": _wrapped(_png_maker("shot", 40, 90)),
+        "gif_spinner": lambda rng: b64(gif_image(rng, 16, 16, rng.randrange(3, 7))),
+        "gif_pixel": lambda rng: b64(gif_image(rng, rng.randrange(1, 4), rng.randrange(1, 4), 1)),
+        "jpeg_photo": _headed(
+            b"\xff\xd8\xff\xe0\x00\x10JFIF\x00\x01\x01\x00\x00\x48\x00\x48", 600, 9000
+        ),
+        "webp_img": _headed(
+            b"RIFF\x00\x10\x00\x00WEBPVP8 \xf4\x0f\x00\x00\x30\x47\x00\x9d\x01\x2a", 400, 6000
+        ),
+        "avif_img": _headed(b"\x00\x00\x00\x1cftypavif\x00\x00\x00\x00avifmif1miaf", 300, 4000),
+        "svg_icon": _svg_icon,
+        "otf": _headed(b"OTTO\x00\x0b\x00\x80\x00\x03\x00\x30CFF ", 2000, 12000),
+        "octet": _headed(b"\x0a\x0c\x08\x01\x12\x08", 200, 3000),
+        "pdf": _headed(b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n", 800, 6000),
+        "wav": _headed(b"RIFF\x24\x08\x00\x00WAVEfmt \x10\x00\x00\x00\x01\x00\x01\x00", 400, 4000),
+        "json_b64": lambda _rng: b64(_JSON_SETTINGS.encode()),
+        "csv_b64": _csv_export,
+    }
+)
+
 
 # fmt: off
 LOOKALIKES: tuple[Lookalike, ...] = (
@@ -2460,6 +2709,150 @@ LOOKALIKES: tuple[Lookalike, ...] = (
                                        "bcrypt.gensalt(rounds=12))\n")),
         ("transcript-tool-use-write", ("func (c *Client) SetToken(token string) { c.token = "
                                        "token }\n")),
+    )),
+    # ---- issue 24: what a wider check saw rewritten ---------------------------------------
+    Lookalike("image-data-url", (
+        ("transcript-tool-result-string", ('<img alt="weekly signups" '
+                                           'src="data:image/png;base64,{png_chart}" width="320">')),
+        ("prompt-en", ("here's the screenshot of the broken login form: "
+                       "data:image/png;base64,{png_shot} the password field overlaps the button")),
+        ("transcript-user-text", ("![token refresh spinner](data:image/png;base64,{png_shot})\n"
+                                  "the spinner never stops after the API key rotation")),
+        ("transcript-tool-use-write", (".logo {\n  background-image: "
+                                       "url('data:image/png;base64,{png_icon}');\n  width: "
+                                       "32px;\n}\n")),
+        ("command-output", ('{"id":42,"name":"minji","avatar":"data:image\\/png;base64,'
+                            '{png_icon_json}","token_expires_in":3600}')),
+        ("command-output", "data:image/png;base64,{png_wrapped}"),
+        ("transcript-tool-use-write", ('export const SPINNER = '
+                                       '"data:image/gif;base64,{gif_spinner}";\n')),
+        ("transcript-tool-result-string", ('{"id": 7, "user": "hyunwoo", "photo": '
+                                           '"data:image/jpeg;base64,{jpeg_photo}"}')),
+        ("prompt-ko", ("이 이미지 data:image/webp;base64,{webp_img} 가 사파리에서 안 보여. 왜 "
+                       "그래?")),
+        ("transcript-tool-use-write", ('<link rel="icon" type="image/svg+xml" '
+                                       'href="data:image/svg+xml;base64,{svg_icon}">\n')),
+        ("command-output", ('<picture><source type="image/avif" '
+                            'srcset="data:image/avif;base64,{avif_img}"><img src="/hero.jpg" '
+                            'alt=""></picture>')),
+        ("cli-save", "the default avatar is data:image/png;base64,{png_icon}"),
+        ("import-record", "tracking pixel: data:image/gif;base64,{gif_pixel}"),
+        ("transcript-tool-result-list", ("Rendered the diagram of the login flow:\n\n"
+                                         "![login flow](data:image/png;name=login-flow.png;base64,"
+                                         "{png_chart})\n\nThe refresh token is sent once.")),
+        ("prompt-ko", ("로그인 화면 캡처야 data:image/png;base64,{png_shot} 비밀번호 입력칸이 "
+                       "버튼이랑 겹쳐")),
+        ("transcript-thinking", ("The user pasted a photo (data:image/png;base64,{png_photo}); it "
+                                 "shows the error toast saying the session token expired.")),
+    )),
+    Lookalike("non-image-data-url", (
+        ("transcript-tool-use-write", ('@font-face {\n  font-family: "Acme Sans";\n  src: '
+                                       'url(data:font/otf;base64,{otf}) format("opentype");\n}\n')),
+        ("command-output", ('{"file": "data:application/octet-stream;base64,{octet}", "name": '
+                            '"weights.bin"}')),
+        ("transcript-tool-result-string", ('<embed type="application/pdf" '
+                                           'src="data:application/pdf;base64,{pdf}">')),
+        ("transcript-tool-use-write", ('const settings = await fetch("data:application/json;'
+                                       'base64,{json_b64}").then((r) => r.json());\n')),
+        ("prompt-en", "the export link is data:text/csv;base64,{csv_b64} but Excel opens it empty"),
+        ("transcript-tool-result-string", ('<audio controls '
+                                           'src="data:audio/wav;base64,{wav}"></audio>')),
+    )),
+    Lookalike("git-sha-in-transcript", (
+        ("command-output", "{sha40}\n"),
+        ("transcript-tool-result-string", ("HEAD is now at {sha7} fix(auth): refresh the token "
+                                           "before it expires")),
+        ("command-output", ("{sha40} refs/heads/main\n{sha40} refs/heads/feature/rotate-api-keys\n"
+                            "{sha40} refs/tags/v2.4.0")),
+        ("command-output", ("{sha40} is the first bad commit\ncommit {sha40}\nAuthor: Minji Kim "
+                            "<minji@acme.io>\nDate:   Tue Jun 10 14:02:11 2025 +0900\n\n    "
+                            "refactor: load the API key lazily")),
+        ("transcript-assistant-text", ("Bisect says {sha40} is the first bad commit: it moved the "
+                                       "token check into the middleware.")),
+        ("transcript-assistant-text", ("The regression came in with {sha12}, which changed how the "
+                                       "session token is read.")),
+        ("transcript-assistant-text", ("I compared {sha40} with {sha40} to see where the password "
+                                       "validation changed.")),
+        ("transcript-thinking", ("The key loader changed in {sha40}; I should diff it against main "
+                                 "before touching the secrets code.")),
+        ("transcript-tool-use-bash", "git revert --no-edit {sha40} && pytest tests/test_auth.py"),
+        ("transcript-tool-result-list", ("Reverting {sha40} fixed the login test; the token "
+                                         "refresh now runs once.")),
+        ("transcript-user-text", "cherry-pick {sha40} onto release/2.4, it has the api key fix"),
+        ("prompt-en", "what changed between {sha7} and {sha7} in the auth module?"),
+        ("prompt-ko", "{sha40} 커밋에서 토큰 검증 로직이 바뀌었어. 이전 커밋이랑 비교해 줘"),
+        ("prompt-ko", "{sha7} 이후로 로그인 테스트가 깨져. 원인 찾아 줘"),
+        ("transcript-tool-result-string", ("[main {sha7}] fix: rotate the signing key loader\n 2 "
+                                           "files changed, 14 insertions(+), 3 deletions(-)")),
+        ("transcript-tool-result-string", ("https://github.com/acme/api/commit/{sha40}\n"
+                                           "https://github.com/acme/api/pull/{num}/commits/{sha40}\n"
+                                           "https://github.com/acme/api/blob/{sha40}/src/auth/token.ts#L42")),
+        ("command-output", ('{"stdout": "commit {sha40}\\nAuthor: Dev Bot <bot@acme.io>\\n\\n    '
+                            'fix(auth): keep the token out of the logs\\n\\ncommit {sha40}\\n'
+                            'Author: Minji Kim <minji@acme.io>\\n\\n    feat: rotate api keys '
+                            'weekly", "stderr": ""}')),
+        ("error-output", ("error: could not apply {sha7}... fix: api key rotation\nhint: Resolve "
+                          'all conflicts manually, mark them as resolved with "git add"')),
+        ("command-output", "stash@{0}: WIP on main: {sha7} fix: token refresh race"),
+        ("command-output", ("commit {sha64}\nAuthor: Minji Kim <minji@acme.io>\n\n    chore: move "
+                            "the repo to sha256 object names")),
+        ("transcript-tool-result-string", ("Run actions/checkout@v4\nSyncing repository: acme/api\n"
+                                           "Checking out {sha40} (refs/remotes/pull/{num}/merge)\n"
+                                           "HEAD is now at {sha7} Merge {sha40} into {sha40}")),
+        ("transcript-assistant-text", ("Deployed {sha40} to production; the token endpoint "
+                                       "answers 200 again.")),
+        ("import-record", "the last good build was {sha40}, before the secrets loader refactor"),
+        ("cli-save", "auth regression fixed in {sha12} (token check moved back into the handler)"),
+    )),
+    Lookalike("url-with-user-name-only", (
+        ("error-output", "Cloning into 'api'...\nPassword for 'https://{user}@bitbucket.org': "),
+        ("command-output", ("origin\thttps://{user}@bitbucket.org/acme/api.git (fetch)\n"
+                            "origin\thttps://{user}@bitbucket.org/acme/api.git (push)")),
+        ("error-output", ("remote: Invalid username or password.\nfatal: Authentication failed "
+                          "for 'https://{user}@git.acme.io/platform/infra.git/'")),
+        ("shell-command", "git clone ssh://git@gitlab.acme.io:2222/platform/infra.git"),
+        ("transcript-tool-use-write", ('[remote "origin"]\n\turl = '
+                                       "https://{user}@dev.azure.com/acme/Platform/_git/api\n\t"
+                                       "fetch = +refs/heads/*:refs/remotes/origin/*\n")),
+        ("shell-command", ("git remote set-url origin git@github.com:{repo}.git && git push -u "
+                           "origin main")),
+        ("command-output", "{user}@{ip}'s password: "),
+        ("prompt-en", ("clone https://{user}@bitbucket.org/acme/legacy-api.git and check the CI "
+                       "config")),
+        ("prompt-ko", "https://{user}@dev.azure.com/acme/Platform/_git/api 로 클론해서 빌드해 줘"),
+        ("transcript-tool-result-string", ('    "repository": {\n      "type": "git",\n      '
+                                           '"url": "git+ssh://git@github.com/{repo}.git"\n    },')),
+        ("shell-command", "pip install git+https://{user}@git.acme.io/platform/acme-sdk.git@v1.4.2"),
+        ("command-output", ("Username for 'https://github.com': {user}\nPassword for "
+                            "'https://{user}@github.com': ")),
+        ("error-output", ("fatal: Authentication failed for "
+                          "'https://gitlab+deploy-token-{num}@gitlab.com/acme/api.git/'")),
+        ("command-output", "Connected to sftp://{user}@files.acme.io/exports/ (login ok)"),
+        ("prompt-ko", "ssh {user}@{ip} 로 접속해서 로그 확인해 줘"),
+        ("transcript-tool-use-bash", "rsync -avz ./dist/ {user}@{ip}:/var/www/html/"),
+        ("transcript-tool-result-string", ("ssh: connect to host gitlab.acme.io port 2222: "
+                                           "Connection refused\nfatal: Could not read from remote "
+                                           "repository.\n\nremote: ssh://git@gitlab.acme.io:2222/"
+                                           "platform/infra.git")),
+    )),
+    Lookalike("secret-name-with-a-reference", (
+        ("prompt-en", "use settings.DB_PASSWORD as DB_PASSWORD in the test config"),
+        ("prompt-en", "set API_KEY to $STAGING_API_KEY before you run the e2e suite"),
+        ("prompt-en", "the REDIS_PASSWORD is in .env.local, don't print it"),
+        ("prompt-en", "DB_PASSWORD is required; read it from the environment"),
+        ("transcript-assistant-text", ("GITHUB_TOKEN is provided by Actions, so the workflow does "
+                                       "not need a new secret.")),
+        ("prompt-ko", "API_KEY는 .env에서 읽어"),
+        ("prompt-ko", "DB_PASSWORD는 1Password에 있어. 코드에 넣지 마"),
+        ("prompt-ko", "SMTP_PASSWORD를 환경 변수로 넘겨 줘"),
+        ("transcript-tool-use-write", ("if API_KEY is None:\n    raise RuntimeError('set "
+                                       "API_KEY')\n")),
+        ("prompt-en", "use creds.json as GOOGLE_APPLICATION_CREDENTIALS in CI"),
+        ("prompt-en", "the JWT_SECRET is too short, make it 64 bytes"),
+        ("transcript-user-text", "API_TOKEN was rotated yesterday, pull the new one from vault"),
+        ("prompt-ko", "STRIPE_SECRET_KEY 값은 os.environ으로 읽게 해 줘"),
+        ("transcript-thinking", ("SECRET_KEY is read from process.env.SECRET_KEY, so the test has "
+                                 "to set it.")),
     )),
 )
 # fmt: on

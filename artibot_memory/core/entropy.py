@@ -1,4 +1,4 @@
-"""Bare secrets: machine-made tokens with no name near them, and what only looks like one.
+r"""Bare secrets: machine-made tokens with no name near them, and what only looks like one.
 
 A token pasted into prose ("why does <40 random characters> return 401?") has no key name,
 no prefix and no assignment: the rules of :mod:`artibot_memory.core.redact` cannot see it.
@@ -17,7 +17,12 @@ Kept byte for byte, because they are random but not secret, or not random at all
 
 * hex of any length (git SHAs and ``git log``, sha256/md5 digests and ``sha256sum``
   output, docker digests, pip ``--hash`` values, GPG fingerprints, memory addresses
-  ``0x7ffd…``, build chunk hashes) and UUIDs: hex secrets are caught by their names;
+  ``0x7ffd…``, build chunk hashes) and UUIDs: hex secrets are caught by their names, or
+  by words that hand one over; a SHA named as a commit in a sentence ("the bug came in
+  with <sha>", "<sha> is the first bad commit", "<sha> 커밋에서") stays, on a line of its
+  own or on a line of a JSON string (a transcript escapes its line breaks as ``\n``);
+* a user name before ``@`` (``gitlab+deploy-token-4821@gitlab.com``): only a token random
+  by itself goes, no cue lowers the bar;
 * checksums in base64: npm ``integrity`` (``sha512-…``), Go sums (``h1:…``), SRI hashes;
 * data: URLs (``;base64,…``) and the base64 of images (PNG, JPEG, GIF, WebP magic);
 * SSH public keys (``ssh-ed25519 AAAAC3…``) and PEM blocks of public keys and certificates;
@@ -134,14 +139,32 @@ _LINE_CUES = (
     "재발급", "발급", "대시보드", "콘솔", "환경", "붙여", "비밀번호", "비번", "토큰", "암호",
 )
 _DIGEST_CUES = (
-    "sha", "md5", "hash", "digest", "checksum", "commit", "merge", "revert", "cherry",
-    "rebase", "head", "tree", "blob", "oid", "object", "etag", "integrity", "fingerprint",
+    "sha", "md5", "hash", "digest", "checksum", "commit", "merg", "revert", "cherry",
+    "rebas", "head", "tree", "blob", "oid", "object", "etag", "integrity", "fingerprint",
     "image", "layer", "container", "build", "id", "uuid", "request", "trace", "span",
     "session", "git", "signature", "signed", "nonce", "sum", "cache", "version", "gpg",
     "pgp", "keyserver", "recv", "eddsa", "rsa", "dsa", "ecdsa", "ed25519", "fpr", "regress",
     "bisect", "introduc", "landed", "broke", "branch", "tag", "pull", "diff", "blame", "patch",
-    "log", "checkout", "reset", "push", "upstream", "커밋", "해시", "아이디", "서명", "브랜치",
+    "log", "checkout", "reset", "push", "upstream", "compar", "amend", "squash", "stash",
+    "parent", "ancestor", "culprit", "onto",
+    "커밋", "해시", "아이디", "서명", "브랜치", "리베이스", "체리픽", "리버트", "머지",
 )
+# What a sentence says right before a commit's name ("the bug came in with <sha>").
+_DIGEST_LEADS = (
+    "changed in", "changes in", "change in", "changed by", "fixed in", "fixed by", "fix in",
+    "came in with", "came with", "landed as", "since", "between", "last good", "first bad",
+    "good one was", "checked out", "check out", "checking out",
+    "switched to", "switch to", "바뀐 건", "고친 건",
+)
+# What right after a hex token makes it a commit, whatever else its line says.
+_DIGEST_NEXT = ("commit", "is the first bad", "is the last good", "커밋")
+# Words after a hex token that make it a commit ("<sha> is the first bad commit",
+# "<sha> to see what changed"), read over the next few words of its line.
+_DIGEST_FOLLOWERS = (
+    "commit", "branch", "merg", "rebas", "revert", "cherry", "diff", "changed", "broke",
+    "introduc", "regress", "landed", "bisect", "커밋", "브랜치", "머지", "이후로",
+)
+_FOLLOWER_WORDS = 6
 _CUE_WORDS = _Lazy(r"[a-z0-9']+|[\uac00-\ud7a3]+")
 _CUE_BEFORE_UUID = _Lazy(
     r"(?:token|key|secret|password|passwd|credential|api[ _-]?key|토큰|키|비밀번호)[\"'`]?"
@@ -227,6 +250,8 @@ def _is_bare_secret(text: str, start: int, end: int) -> bool:
         return False
     if is_random_token(token) or _MAILGUN.fullmatch(token):
         return True
+    if text.startswith("@", end):
+        return False  # a user name ("gitlab+deploy-token-4821@gitlab.com"): no cue lowers the bar
     if _cued(text, start) and _mixed_enough(token):
         return True  # "I rotated it, it's <token> now": a cue lowers the bar
     if _HEX.issuperset(token) and (len(token) >= 32 or _UUID.fullmatch(token)):  # noqa: PLR2004
@@ -242,20 +267,24 @@ def _hex_is_secret(text: str, start: int, end: int, token: str) -> bool:  # noqa
     value..., and no word on that line calls it a commit, a hash, a digest, a key id. A
     UUID needs the cue right before it (``token: <uuid>``), or a vendor whose keys are
     UUIDs. A lone 32-digit hex line (``cat config/master.key``) is a key: digests of that
-    length (md5) are printed with their file name.
+    length (md5) are printed with their file name. A lone UUID line is not: session ids are
+    UUIDs, and every record that names its session holds one on a line of its own (a store's
+    values, a hook's payload); so a token a command prints alone (``heroku auth:token``)
+    goes unnoticed. A git SHA (40 or 64 digits) alone on its line is ``git rev-parse``'s
+    and stays.
     """
     if text[start - 1 : start] == "/":
         return False  # a path's component: a session file, an object in a bucket
-    before = text[max(0, start - CUE_CHARS) : start]
-    line_start = before.rfind("\n")
-    line, above = before[line_start + 1 :], before[: max(line_start, 0)]
+    above, line = _split_line(text[max(0, start - CUE_CHARS) : start])
     after = text[end : end + 48]
     words = _CUE_WORDS.findall(line.lower())
-    if any(word.startswith(_DIGEST_CUES) for word in words) or _DIGEST_AFTER.match(after):
+    if _names_a_digest(words, line, after):
         return False
     around = (above[-80:] + " " + line + " " + after).lower()
     if any(vendor in around for vendor in _VENDORS):
         return True
+    line_after = _first_line(after).lower()
+    alone = not _LOG_PREFIX.sub("", line).strip() and not line_after.strip()
     if _UUID.fullmatch(token):
         return bool(_CUE_BEFORE_UUID.search(line.lower())) or any(
             phrase in line.lower() for phrase in _SECRET_PHRASES
@@ -264,13 +293,52 @@ def _hex_is_secret(text: str, start: int, end: int, token: str) -> bool:  # noqa
         phrase in line.lower() for phrase in _SECRET_PHRASES
     ):
         return True
-    line_after = after.split("\n", 1)[0].lower()
     if any(cue in line.lower() + " " + line_after for cue in _LINE_CUES):
         return True
+    followers = _CUE_WORDS.findall(line_after)[:_FOLLOWER_WORDS]
+    if any(word.startswith(_DIGEST_FOLLOWERS) for word in followers):
+        return False  # "<sha> is the first bad commit", "<sha> to see what changed"
     if _in_a_sentence(line, line_after):
         return True  # told in prose, and no word says commit or hash: a value being handed over
-    alone = not _LOG_PREFIX.sub("", line).strip() and not line_after.strip()
     return alone and len(token) == 32  # noqa: PLR2004
+
+
+def _names_a_digest(words: list[str], line: str, after: str) -> bool:
+    """Tell whether the words around a hex token call it a commit, a hash, a digest, an id.
+
+    ``words`` and ``line`` are its line before it, ``after`` what follows it.
+
+    >>> _names_a_digest(["the", "bug", "came", "in", "with"], "the bug came in with ", " ok")
+    True
+    >>> _names_a_digest(["the", "new", "key", "is"], "the new key is ", " ok")
+    False
+    """
+    if any(word.startswith(_DIGEST_CUES) for word in words) or _DIGEST_AFTER.match(after):
+        return True
+    if line.lower().rstrip(" \t'`\"(").endswith(_DIGEST_LEADS):
+        return True  # "the bug came in with <sha>": a commit named in a sentence
+    # "<sha> 커밋에서 토큰 검증이 바뀌었어": the commit where the token check changed
+    return after.lower().lstrip(" \t'`\")").startswith(_DIGEST_NEXT)
+
+
+def _split_line(before: str) -> tuple[str, str]:
+    r"""Return (the lines above, the line so far) of ``before``.
+
+    A line ends at a line break, or at one escaped in a JSON string (``\n``: a transcript
+    line holds a whole ``git log`` that way).
+
+    >>> _split_line("fix: token\\ncommit "), _split_line("a\nb")
+    (('fix: token', 'commit '), ('a', 'b'))
+    """
+    real, escaped = before.rfind("\n"), before.rfind("\\n")
+    if escaped > real:
+        return before[:escaped], before[escaped + 2 :]
+    return before[: max(real, 0)], before[real + 1 :]
+
+
+def _first_line(after: str) -> str:
+    r"""Return ``after`` up to its first line break, real or escaped (``\n``)."""
+    return after.split("\n", 1)[0].split("\\n", 1)[0]
 
 
 def _in_a_sentence(before: str, after: str) -> bool:
@@ -285,12 +353,11 @@ def _in_a_sentence(before: str, after: str) -> bool:
 
 def _cued(text: str, start: int) -> bool:
     """Tell whether the words before ``start`` on its line say a secret follows."""
-    before = text[max(0, start - CUE_CHARS) : start]
-    line = before[before.rfind("\n") + 1 :].lower()
+    line = _split_line(text[max(0, start - CUE_CHARS) : start])[1].lower()
     words = _CUE_WORDS.findall(line)
     if any(word.startswith(_DIGEST_CUES) for word in words):
         return False
-    after = text[start : start + CUE_CHARS].split("\n", 1)[0].lower()
+    after = _first_line(text[start : start + CUE_CHARS]).lower()
     return (
         any(word.startswith(_SECRET_CUES) for word in words)
         or any(phrase in line for phrase in _SECRET_PHRASES)
