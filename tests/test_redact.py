@@ -423,6 +423,13 @@ _ADVERSARIAL = [
     pytest.param('token="\\' * 20_000, id="escaped-quotes"),
     pytest.param("Cookie: a=b; " * 8_000, id="cookies"),
     pytest.param("SKAC" * 25_000, id="twilio-prefixes"),
+    pytest.param("data:image/png;base64,AAAA " * 10_000, id="data-urls"),
+    pytest.param("data:text/plain;base64," + "QUFB" * 25_000, id="text-data-url"),
+    pytest.param("data:image/png;base64," + ("A" * 76 + "\n") * 1_300, id="wrapped-data-url"),
+    pytest.param("'" * 100_000 + " as API_KEY", id="quotes-before-a-name"),
+    pytest.param("API_KEY is " * 10_000, id="name-is"),
+    pytest.param("DB_PASSWORD는 " * 10_000, id="korean-name-first"),
+    pytest.param("MIIEvQIBADANBgkqhkiG9w0BAQEFAASC" * 3_000, id="key-bodies"),
 ]
 
 
@@ -471,6 +478,7 @@ def test_the_module_imports_nothing_outside_the_standard_library() -> None:
         cwd=Path(redact_module.__file__).parents[2],
     )
     own = ["artibot_memory", "artibot_memory.core", "artibot_memory.core.entropy"]
+    own += ["artibot_memory.core.private"]  # <private> blocks go first (core/private.py)
     assert result.stdout.strip() == str([*own, "artibot_memory.core.redact"])
 
 

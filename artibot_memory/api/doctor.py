@@ -1,8 +1,9 @@
 """``artibot-memory doctor``: can every file of the memory home be used, and if not, mend it.
 
 :func:`diagnose` changes nothing. It checks each of the four stores (and its backup,
-``backups/<file>``), the capture journal, and the file modes, and returns one
-:class:`StoreHealth` per check. Its states:
+``backups/<file>``), the capture journal, and the file modes, says whether this folder's
+sessions are recorded (capture off, and why: :mod:`artibot_memory.core.private`), and
+returns one :class:`StoreHealth` per check. Its states:
 
 =============== ============================================================ =========
 state           meaning                                                      a problem
@@ -49,7 +50,8 @@ from pathlib import Path
 from typing import Any
 
 from artibot_memory.capture import journal
-from artibot_memory.core import clock
+from artibot_memory.capture.hooklog import unrecorded_count
+from artibot_memory.core import clock, private
 from artibot_memory.core.disk import write_document
 from artibot_memory.core.errors import (
     NewerSchemaError,
@@ -142,17 +144,40 @@ class StoreHealth:
 
 
 def diagnose(
-    home: Path | None = None, *, plugin_data: list[Path] | None = None
+    home: Path | None = None, *, plugin_data: list[Path] | None = None, cwd: str | None = None
 ) -> list[StoreHealth]:
     """Check the four stores, the journal, the file modes and the plugin venv; change nothing.
 
     ``plugin_data``: the plugin data folders whose venv is checked (default: those found,
-    :func:`check_venvs`).
+    :func:`check_venvs`). ``cwd``: the folder whose capture is told (default: this one).
     """
     home = home if home is not None else memory_home(create=False)
     checks = [check_store(Store(spec, home)) for spec in STORES]
     home_checks = [check_journal(home), check_links(home), check_modes(home), check_search(home)]
+    home_checks.append(check_capture(home, cwd if cwd is not None else os.getcwd()))
     return [*checks, *home_checks, *check_venvs(plugin_data)]
+
+
+CAPTURE_CHECK = "capture"
+
+
+def check_capture(home: Path, cwd: str) -> StoreHealth:
+    """Say whether a session in ``cwd`` is recorded, and when not, why and how many were not.
+
+    Capture off is a choice, not a problem (state ``ok``); a setting that cannot be read
+    turned it off until it is fixed, and says so.
+
+    >>> import tempfile
+    >>> check_capture(Path(tempfile.mkdtemp()), "/src/shop").problem
+    'on in /src/shop'
+    """
+    off = private.capture_off(cwd, str(home))
+    if off is None:
+        return StoreHealth(CAPTURE_CHECK, home, OK, f"on in {cwd}")
+    ended = unrecorded_count(str(home))
+    said = f"{counted(ended, 'session')} ended unrecorded where capture is off (logs/hooks.log)"
+    notes = (said,) if ended else ()
+    return StoreHealth(CAPTURE_CHECK, home, OK, f"off in {cwd}: {off.why}", notes=notes)
 
 
 def check_store(store: Store) -> StoreHealth:

@@ -4,6 +4,10 @@ A hook never shows its failures to Claude Code (it exits 0 and prints nothing or
 object), and the detached SessionEnd worker has no stderr: what went wrong is appended
 here, redacted, one dated entry at a time, and rotated to ``hooks.log.1`` at 256 KiB.
 
+A session where capture is off (:mod:`artibot_memory.core.private`) leaves one line here at
+its end, and nothing anywhere else: :func:`note_unrecorded` writes it (the reason in a word,
+no path, no session id) and :func:`unrecorded_count` counts them, for ``doctor``.
+
 >>> import os, tempfile
 >>> home = tempfile.mkdtemp()
 >>> write_log("SessionStart: something broke", home)
@@ -18,6 +22,31 @@ import os
 LOG_NAME = "hooks.log"
 LOG_MAX_BYTES = 256 * 1024
 LOG_ENTRY_CHARS = 8_000
+UNRECORDED = "capture is off here"
+
+
+def note_unrecorded(kind: str, home: str | None = None) -> None:
+    """Count a session that ended unrecorded because capture is off (``kind``: why, in a word).
+
+    >>> import os, tempfile
+    >>> home = tempfile.mkdtemp()
+    >>> note_unrecorded("ignore_paths", home)
+    >>> unrecorded_count(home)
+    1
+    """
+    write_log(f"SessionEnd: {UNRECORDED} ({kind}): the session was not recorded", home)
+
+
+def unrecorded_count(home: str) -> int:
+    """Count the sessions :func:`note_unrecorded` noted in ``hooks.log`` and ``hooks.log.1``."""
+    count = 0
+    for name in (LOG_NAME, f"{LOG_NAME}.1"):
+        try:
+            with open(os.path.join(home, "logs", name), "rb") as log:
+                count += sum(1 for line in log if UNRECORDED.encode() in line)
+        except OSError:
+            continue
+    return count
 
 
 def log_failure(event: str, exc: BaseException, home: str | None = None) -> None:

@@ -239,7 +239,8 @@ def _is_current(fd: int, path: str) -> bool:
         return False
 
 
-# The one redaction of everything written (core/disk.py), failing closed.
+# The one redaction of everything written (core/disk.py), failing closed; it takes the
+# <private> blocks out too (core/private.py), before any secret rule.
 redacted = disk.clean
 
 

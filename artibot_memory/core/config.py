@@ -9,6 +9,14 @@ bounds and one line of help. The effective value of a setting is, last one wins:
 3. the project's ``.artibot-memory.toml``, at its root (the git top-level of the working
    directory), for the sessions and verbs of that project only.
 
+The two capture settings are the exception, as a privacy switch must be: an opt-out never
+comes back on. ``capture`` is false as soon as one file says false (a project's ``true``
+cannot undo the home's ``false``), ``capture.ignore_paths`` adds up the lists of both files,
+and a capture setting that cannot be read (a file that mentions ``capture`` but is not valid
+TOML, or cannot be opened; a wrong type; an unknown ``capture.*`` name) turns ``capture`` off
+with its problem, until it is fixed (:mod:`artibot_memory.core.private` decides a session's
+capture from these, and says why).
+
 Both files are TOML, with one table per group::
 
     [promotion]
@@ -32,7 +40,6 @@ from (a dependency under Python 3.10); with neither, the files are not read, and
 
 from __future__ import annotations
 
-import importlib
 import os
 
 TYPE_CHECKING = False
@@ -43,6 +50,9 @@ if TYPE_CHECKING:
 FILE_NAME = "config.toml"
 PROJECT_FILE_NAME = ".artibot-memory.toml"
 DEFAULT = "default"
+CAPTURE = "capture"
+IGNORE_PATHS = "capture.ignore_paths"
+PATHS_PROBLEM = "must be a list of folder patterns (strings)"
 
 
 class Setting:
@@ -53,7 +63,7 @@ class Setting:
     def __init__(
         self,
         name: str,
-        default: bool | float,  # noqa: FBT001 - the table reads as rows
+        default: bool | float | tuple[str, ...],  # noqa: FBT001 - the table reads as rows
         help_text: str,
         low: float | None = None,
         high: float | None = None,
@@ -76,7 +86,14 @@ class Setting:
         'must be at least 1'
         >>> SETTINGS_BY_NAME["promotion.auto_promote"].check("yes")
         'must be true or false'
+        >>> SETTINGS_BY_NAME["capture.ignore_paths"].check(["~/work/client/**", 3])
+        'must be a list of folder patterns (strings)'
         """
+        if isinstance(self.default, tuple):
+            return None if paths_of(value) is not None else PATHS_PROBLEM
+        return self._check_scalar(value)
+
+    def _check_scalar(self, value: object) -> str | None:
         if isinstance(self.default, bool):
             return None if isinstance(value, bool) else "must be true or false"
         if isinstance(value, bool) or not isinstance(value, (int, float)):
@@ -91,6 +108,19 @@ class Setting:
 
 
 SETTINGS: tuple[Setting, ...] = (
+    # Capture: where sessions are recorded at all (core/private.py; an opt-out never undone).
+    Setting(
+        CAPTURE,
+        default=True,
+        help_text="record sessions; false in a project's .artibot-memory.toml keeps its sessions "
+        "out of memory (in config.toml: everywhere)",
+    ),
+    Setting(
+        IGNORE_PATHS,
+        (),
+        "folders whose sessions are never recorded: globs, ~ expanded, each covering the folders "
+        "under it",
+    ),
     # Promotion of candidates (seed 001): `artibot-memory proposals`.
     Setting(
         "promotion.auto_promote",
@@ -161,6 +191,14 @@ SETTINGS: tuple[Setting, ...] = (
         0.0,
         1.0,
     ),
+    # What a session start receives: `artibot-memory context` prints it.
+    Setting(
+        "context.budget",
+        3_600,
+        "characters a session start may inject (about 4 a token; Claude Code keeps 10,000)",
+        400,
+        10_000,
+    ),
     # Belief evolution (seed 002): `artibot-memory evolve`.
     Setting(
         "evolve.auto_promote",
@@ -207,7 +245,7 @@ SETTINGS_BY_NAME = {setting.name: setting for setting in SETTINGS}
 class Config:
     """The effective settings: each value with where it came from, and what was left out."""
 
-    __slots__ = ("files", "origins", "problems", "values")
+    __slots__ = ("capture_faults", "files", "origins", "problems", "values")
 
     def __init__(self) -> None:
         """Start from the defaults."""
@@ -215,6 +253,7 @@ class Config:
         self.origins: dict[str, str] = dict.fromkeys(self.values, DEFAULT)
         self.files: list[str] = []  # the files read, in order
         self.problems: list[str] = []  # one line each: "path: name must be ..."
+        self.capture_faults: list[str] = []  # the problems that turned capture off
 
     def __getitem__(self, name: str) -> Any:
         """Return the effective value of a setting (``KeyError`` for a name not in the table)."""
@@ -234,15 +273,58 @@ class Config:
         for name, value in _flatten(document):
             setting = SETTINGS_BY_NAME.get(name)
             if setting is None:
-                self.problems.append(f"{path}: unknown setting {name!r}; `config` lists them")
+                self._refuse(path, name, f"{path}: unknown setting {name!r}; `config` lists them")
                 continue
             problem = setting.check(value)
             if problem is not None:
-                self.problems.append(f"{path}: {name} {problem} (got {value!r}); default kept")
+                self._refuse(path, name, f"{path}: {name} {problem} (got {value!r}); default kept")
+                continue
+            if name in (CAPTURE, IGNORE_PATHS):
+                self._take_capture(path, name, value)
                 continue
             whole = isinstance(setting.default, float) and isinstance(value, int)
             self.values[name] = float(value) if whole else value  # type: ignore[arg-type]
             self.origins[name] = path
+
+    def _refuse(self, path: str, name: str, problem: str) -> None:
+        """Note a setting left out; one of capture's turns capture off (fail closed).
+
+        ``ignore_paths`` outside its table (a forgotten ``[capture]``) counts as capture's.
+        """
+        self.problems.append(problem)
+        table, _, key = name.rpartition(".")
+        if (table or key).split(".", maxsplit=1)[0].lower() == CAPTURE or key == "ignore_paths":
+            self.turn_off_capture(path, problem)
+
+    def _take_capture(self, path: str, name: str, value: object) -> None:
+        """Take a capture setting the way an opt-out adds up: off wins, patterns join."""
+        if name == CAPTURE:
+            if value is False or self.values[CAPTURE] is True:
+                self.values[CAPTURE] = value
+                self.origins[CAPTURE] = path
+            return
+        joined = dict.fromkeys([*self.values[IGNORE_PATHS], *(paths_of(value) or ())])
+        self.values[IGNORE_PATHS] = tuple(joined)
+        self.origins[IGNORE_PATHS] = path
+
+    def turn_off_capture(self, path: str, problem: str) -> None:
+        """Turn capture off because of ``problem`` in the file at ``path``, until it is fixed."""
+        self.capture_faults.append(problem)
+        self.values[CAPTURE] = False
+        self.origins[CAPTURE] = path
+
+
+def paths_of(value: object) -> tuple[str, ...] | None:
+    """Return ``ignore_paths`` as a tuple of patterns (one string is a list of one), else None.
+
+    >>> paths_of(["~/a/**", "b"]), paths_of("~/a"), paths_of([1])
+    (('~/a/**', 'b'), ('~/a',), None)
+    """
+    if isinstance(value, str):
+        return (value,)
+    if isinstance(value, (list, tuple)) and all(isinstance(item, str) for item in value):
+        return tuple(value)
+    return None
 
 
 def _flatten(document: dict[str, Any], prefix: str = "") -> Iterator[tuple[str, object]]:
@@ -302,24 +384,59 @@ def _stat(path: str) -> tuple[int, int] | None:
 
 
 def _read(config: Config, path: str) -> None:
-    parser = _toml()
-    if parser is None:
-        config.problems.append(f"{path}: not read: this Python has neither tomllib nor tomli")
-        return
     try:
         with open(path, "rb") as handle:
-            document = parser.load(handle)
+            data = handle.read()
     except OSError as exc:
-        config.problems.append(f"{path}: cannot be read ({exc.strerror or exc}); defaults kept")
+        problem = f"{path}: cannot be read ({exc.strerror or exc}); defaults kept"
+        config.problems.append(problem)
+        config.turn_off_capture(path, problem)  # it may say capture = false: it cannot be told
         return
-    except ValueError as exc:  # tomllib.TOMLDecodeError is a ValueError
-        config.problems.append(f"{path}: not valid TOML ({exc}); defaults kept")
-        return
-    config.apply(path, document)
+    read_bytes(config, path, data)
+
+
+def read_bytes(config: Config, path: str, data: bytes) -> None:
+    """Apply the settings of the file at ``path``, whose content is ``data``.
+
+    A file that cannot be parsed is left out whole, with a problem; when it mentions
+    ``capture``, capture is turned off too (it may have been an opt-out).
+
+    >>> settings = Config()
+    >>> read_bytes(settings, "/h/config.toml", b"capture = [")
+    >>> settings["capture"], len(settings.capture_faults)
+    (False, 1)
+    """
+    parser = _toml()
+    if parser is None:
+        problem = f"{path}: not read: this Python has neither tomllib nor tomli"
+        if mentions_capture(data):  # the hooks read the documented forms without a parser
+            problem += "; write capture settings as the README shows them"
+    else:
+        try:
+            config.apply(path, parser.loads(data.decode("utf-8")))
+        except ValueError as exc:  # tomllib.TOMLDecodeError, UnicodeDecodeError: ValueErrors
+            problem = f"{path}: not valid TOML ({exc}); defaults kept"
+        else:
+            return
+    config.problems.append(problem)
+    if mentions_capture(data):
+        config.turn_off_capture(path, problem)
+
+
+def mentions_capture(data: bytes) -> bool:
+    """Tell whether a settings file's bytes may say something about capture.
+
+    >>> mentions_capture(b"[Capture]"), mentions_capture(b"ignore_paths = []")
+    (True, True)
+    """
+    lowered = data.lower()
+    return CAPTURE.encode() in lowered or b"ignore_paths" in lowered
 
 
 def _toml() -> Any:
     """Return the TOML parser of this Python: tomllib (3.11+), tomli (3.10), or None."""
+    import importlib  # noqa: PLC0415 - the hooks import this module, and rarely parse
+
     for name in ("tomllib", "tomli"):
         try:
             return importlib.import_module(name)

@@ -68,9 +68,26 @@ Judgement calls (what is kept, what is redacted):
   redacted; a common word after the verb ("the token is expired", "the password is
   incorrect", "the token was suppressed") is kept; after "token is" / "API key is" the
   value must look generated (lexers talk about tokens a lot).
+* A value told beside a secret's name, in either order, English or Korean ("use <value>
+  as REDIS_PASSWORD", "set DB_PASSWORD to <value>", "ADMIN_PASSWORD is <value>",
+  "<value>를 DB_PASSWORD로", "DB_PASSWORD로 <value> 써"), is redacted whatever punctuation
+  it holds (``Copper.Maple42``, ``tiger/Lunar#4821``, a quoted passphrase with blanks).
+  A reference is kept: ``settings.DB_PASSWORD``, ``os.environ["X"]``, ``$VAR``,
+  ``.env.local``, ``creds.json``, a URL; a dotted value is a reference only without digits
+  and with a known root or a secret-naming last part. After "NAME is" the value must look
+  made up ("API_KEY is required" is no secret); before a Korean place particle
+  ("API_KEY는 .env에서") it is where the secret is kept.
 * Whole blocks: a private key block is replaced from BEGIN to END, or to the end of the
   text when END is missing (a truncated block is still a key); a BEGIN line with no key
-  material after it (a mention in code or prose) is kept.
+  material after it (a mention in code or prose) is kept. A key's body without its BEGIN
+  line is recognised by its DER opening (PKCS#8, PKCS#1, SEC1, OpenSSH).
+* Data URLs (``data:image/png;base64,...``): an image's body is set aside before any rule
+  runs and comes back byte for byte (one line, wrapped at 76, or with JSON's escaped
+  slashes); another type's body too, unless it decodes to text that holds a secret, then
+  it goes whole under that secret's marker.
+* A URL's user name without a password is kept (``https://minji@host``,
+  ``git@github.com:org/repo.git``, git's "Password for 'https://minji@host':" prompt); the
+  password of ``https://user:pass@host`` goes.
 * Cookies: only session-like cookies (``sessionid``, ``auth``, ``token``...) or generated
   values are redacted; ``theme=dark`` stays.
 * Failure: if redaction itself fails, :func:`redact` returns ``[REDACTED:redaction-error]``
@@ -82,6 +99,7 @@ from __future__ import annotations
 import re
 
 from artibot_memory.core.entropy import MIN_LENGTH, bare_tokens
+from artibot_memory.core.private import strip_private
 
 __all__ = ["SECRET_KINDS", "redact", "redact_value"]
 
@@ -532,7 +550,7 @@ def _is_code(value: str, following: str) -> bool:
     >>> _is_code("getpass", "("), _is_code("settings.API_KEY", ""), _is_code("hunter2", "")
     (True, True, False)
     """
-    if not all(part.isidentifier() for part in value.split(".")):
+    if not _is_dotted_name(value):
         return False
     snake = "_" in value and all(p and _is_ascii_word(p) and p.islower() for p in value.split("_"))
     if following in ("(", "[") or snake:
@@ -543,6 +561,105 @@ def _is_code(value: str, following: str) -> bool:
             return False  # "Copper.Coral1228": a password, not settings.API_KEY
         return not any(_is_generated_part(part) for part in parts)
     return _name_kind(value) is not None
+
+
+# fmt: off
+# The objects a reference to a secret starts from: settings.API_KEY, process.env.TOKEN.
+_REFERENCE_ROOTS = frozenset(
+    {"self", "this", "cls", "settings", "config", "conf", "cfg", "os", "process", "env",
+     "environ", "options", "opts", "args", "argv", "secrets", "vars", "ctx", "context", "app",
+     "request", "req", "res", "response", "params", "props", "window", "globals", "values",
+     "inputs", "steps", "needs", "matrix", "form", "data", "user", "payload", "body", "input",
+     "event", "credentials", "creds", "auth", "account", "client", "session", "state", "store",
+     "vault", "keyring", "import", "module", "exports", "system", "dotenv", "flags"},
+)
+# Extensions that make a dotted value a file's name (``creds.json``), not a password.
+_FILE_EXTENSIONS = frozenset(
+    {"json", "yaml", "yml", "toml", "env", "txt", "pem", "key", "crt", "cer", "csr", "p12",
+     "pfx", "jks", "keystore", "ini", "cfg", "conf", "xml", "csv", "sh", "py", "js", "ts",
+     "md", "sql", "gpg", "asc", "der", "pub", "zip", "gz", "tgz", "tar", "log", "lock", "db",
+     "sqlite", "properties", "plist", "kdbx", "ovpn", "rb", "go", "rs", "java", "kt", "php",
+     "tf", "tfvars", "hcl", "dat", "bin", "enc", "age", "sops", "html", "cjs", "mjs", "jsx",
+     "tsx", "vue", "cs", "swift", "git"},
+)
+# fmt: on
+
+
+def _is_reference(value: str) -> bool:
+    """Tell whether ``value`` names where a secret is (code, a file, a URL), not the secret.
+
+    A dotted value is a reference only when it reads as one: no digit, and an object it
+    starts from (``settings``, ``os``) or a last part that names a secret; a made-up
+    password holds dots too (``Copper.Maple42``, ``hunter2.prod``).
+
+    >>> [_is_reference(v) for v in ("settings.DB_PASSWORD", "os.getenv('X')", ".env.local")]
+    [True, True, True]
+    >>> [_is_reference(v) for v in ("Copper.Maple42", "hunter2.prod", "tiger.lily", "a.b.9")]
+    [False, False, False, False]
+    """
+    if "://" in value or _is_dotfile(value) or _is_named_file(value):
+        return True
+    for opener, closer in (("(", ")"), ("[", "]")):
+        head, found, _ = value.partition(opener)
+        if found and head and value.endswith(closer) and _is_dotted_name(head):
+            return True  # a call or a subscript: getpass(), os.environ["TOKEN"]
+    if any(char.isdigit() for char in value) or not _is_dotted_name(value):
+        return False
+    parts = value.split(".")
+    if len(parts) == 1:
+        return "_" in value and (value.isupper() or value.islower())  # ANOTHER_NAME, a_name
+    return (
+        parts[0].lower() in _REFERENCE_ROOTS
+        or parts[-1].isupper()
+        or _name_kind(parts[-1]) is not None
+    )
+
+
+def _is_dotted_name(value: str) -> bool:
+    """Tell whether ``value`` is identifiers joined by dots (``os.environ``, ``API_KEY``)."""
+    return all(part.isidentifier() for part in value.split("."))
+
+
+def _is_dotfile(value: str) -> bool:
+    """Tell whether ``value`` is a dotfile's name (``.env``, ``.env.local``, ``.npmrc``)."""
+    return len(value) > 1 and value[0] == "." and all(c.islower() or c in "._-" for c in value[1:])
+
+
+def _is_named_file(value: str) -> bool:
+    """Tell whether ``value`` is a file's name by its extension (``creds.json``, ``ca.pem``)."""
+    stem, dot, extension = value.rpartition(".")
+    return bool(
+        dot
+        and stem
+        and extension.lower() in _FILE_EXTENSIONS
+        and all(_is_word(c) or c in "./-" for c in stem)
+    )
+
+
+def _is_address(value: str) -> bool:
+    """Tell whether ``value`` is an address: a URL, ``user@host:path``, an e-mail address.
+
+    >>> [_is_address(v) for v in ("https://minji@github.com/a.git", "git@github.com:a/b.git")]
+    [True, True]
+    >>> _is_address("Tiger@2024.x"), _is_address("Maple@Harbor42")
+    (False, False)
+    """
+    if "://" in value:
+        return True
+    user, at, rest = value.partition("@")
+    host, colon, path = rest.partition(":")
+    labels = host.split("/", 1)[0].split(".")
+    named = all(label and all(c.isalnum() or c == "-" for c in label) for label in labels)
+    return bool(
+        at
+        and user
+        and named
+        and (
+            (colon and "/" in path)  # git@gitlab:acme/api.git, deploy@10.0.0.8:/srv
+            or (len(labels) == 4 and all(label.isdigit() for label in labels))  # noqa: PLR2004
+            or (len(labels) >= 2 and labels[-1].isalpha() and len(labels[-1]) >= 2)  # noqa: PLR2004
+        )
+    )
 
 
 def _is_generated_part(part: str) -> bool:
@@ -891,6 +1008,172 @@ def _apply_private_keys(text: str) -> str:
 
 
 # ---------------------------------------------------------------------------------------
+# Data URLs (``data:image/png;base64,...``): set aside before any rule runs.
+# ---------------------------------------------------------------------------------------
+
+# A data URL's head: its media type (its slash escaped in some JSON) and parameters
+# (``;charset=utf-8``, ``;name=a.png``).
+_DATA_HEAD = (
+    r"data:(?P<type>[A-Za-z]{1,20}\\?/[A-Za-z0-9.+-]{1,80})"
+    r"(?:;[A-Za-z0-9.+-]{1,40}=[^;,\s\"'()<>\\]{0,200}){0,8};base64,"
+)
+_HEAD_REACH = 400  # how far before ";base64," its "data:" may start
+# A line break inside a wrapped body, real or escaped in a JSON string (longest first).
+_BODY_BREAKS = ("\r\n", "\\r\\n", "\n", "\\n")
+_WRAP_MIN = 40  # the lines of a wrapped body are this long at least (MIME wraps at 76)
+# What may follow the last line of a wrapped body: the end of an attribute, a call, a line.
+_BODY_CLOSERS = frozenset("\"'`)>]},; \t\r\n\\")
+# Set aside: a body's place while the rules run (no rule matches a NUL, and no pattern
+# spans one); a text that holds a NUL already is redacted without setting anything aside.
+_SET_ASIDE = "\x00"
+
+
+def _data_bodies(text: str) -> list[tuple[int, int, str | None]]:
+    """Return ``(start, end, kind)`` of the base64 body of every data URL of ``text``.
+
+    ``kind`` is ``None`` for a body kept byte for byte: an image always (its bytes are
+    pixels, never a credential), any other type (a font, ``application/octet-stream``)
+    unless it decodes to text that holds a secret; then it is that secret's kind and the
+    body goes whole.
+
+    >>> text = "<img src='data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAAB'>"
+    >>> _data_bodies(text)
+    [(32, 64, None)]
+    """
+    bodies: list[tuple[int, int, str | None]] = []
+    index = text.find(";base64,")
+    while index >= 0:
+        start = index + len(";base64,")
+        head = text.rfind("data:", max(0, index - _HEAD_REACH), index)
+        found = _rx("data-head", _DATA_HEAD).fullmatch(text, head, start) if head >= 0 else None
+        end = _body_end(text, start) if found is not None else start
+        if found is not None and end > start:
+            bodies.append((start, end, _data_kind(found.group("type"), text[start:end])))
+        index = text.find(";base64,", max(end, start))
+    return bodies
+
+
+def _body_end(text: str, start: int) -> int:
+    r"""Return where the base64 body that starts at ``start`` ends.
+
+    A body may be wrapped (MIME lines of 76, each line of a JSON string ending in an
+    escaped ``\n``) and its slashes escaped (``\/``, as PHP's ``json_encode`` writes
+    them). A line continues the body only after a full line of the same width, and only
+    if it is base64 to its end: the line after an image is not swallowed.
+
+    >>> _body_end("AAAA" * 12 + "\n" + "BBBB" * 12 + "\n" + "CC==" + "\nnext line", 0)
+    102
+    """
+    pos = _past_break(text, start)  # "base64,\n": some tools break the line before the body
+    end, width = _base64_line(text, pos)
+    if width == 0 or (pos > start and not (width >= _WRAP_MIN and _closes(text, end))):
+        return start
+    while width >= _WRAP_MIN and text[end - 1] != "=":
+        after = _past_break(text, end)
+        if after == end:
+            break
+        following, length = _base64_line(text, after)
+        full = length == width or length % 4 == 0
+        if not (0 < length <= width and full and _closes(text, following)):
+            break
+        end = following
+        if length < width:
+            break
+    return end
+
+
+def _closes(text: str, pos: int) -> bool:
+    """Tell whether a line of base64 may end at ``pos`` (a break, a quote, the text's end)."""
+    return pos >= len(text) or text[pos] in _BODY_CLOSERS
+
+
+def _past_break(text: str, pos: int) -> int:
+    """Skip one line break (real or escaped) at ``pos``."""
+    for line_break in _BODY_BREAKS:
+        if text.startswith(line_break, pos):
+            return pos + len(line_break)
+    return pos
+
+
+def _base64_line(text: str, pos: int) -> tuple[int, int]:
+    r"""Read base64 characters (and escaped slashes, ``\/``) from ``pos``, then its padding.
+
+    Return where the line stops and how many base64 characters it holds.
+
+    >>> _base64_line("ab\\/cd=, x", 0)
+    (7, 6)
+    """
+    run = _rx("base64-line", r"[A-Za-z0-9+/]*")
+    end = pos
+    while True:
+        found = run.match(text, end)
+        end = found.end() if found is not None else end  # it matches empty: never None
+        if not text.startswith("\\/", end):
+            break
+        end += 2
+    count = end - pos - text.count("\\/", pos, end)
+    while end < len(text) and text[end] == "=" and count % 4:
+        end += 1
+        count += 1
+    return end, count
+
+
+def _data_kind(media_type: str, body: str) -> str | None:
+    """Return ``None`` to keep a data URL's body, or the kind of the secret it holds.
+
+    >>> import base64
+    >>> _data_kind("text/plain", base64.b64encode(b"hello world").decode()) is None
+    True
+    >>> _data_kind("text/plain", base64.b64encode(b"DB_PASSWORD=Tr0ub4dor&3x").decode())
+    'password'
+    >>> _data_kind("image/svg+xml", base64.b64encode(b"DB_PASSWORD=Tr0ub4dor&3x").decode())
+    """
+    if media_type.lower().startswith(("image/", "image\\/")):
+        return None  # pixels (or an icon's paths): never a credential
+    import binascii  # noqa: PLC0415 - built in, and only for a data URL that is not an image
+
+    for line_break in _BODY_BREAKS:
+        body = body.replace(line_break, "")
+    try:
+        body = body.replace("\\/", "/")
+        decoded = binascii.a2b_base64(body + "=" * (-len(body) % 4)).decode()
+    except (binascii.Error, ValueError):
+        return None  # binary (a font, an archive, a wasm module), or not base64 at all
+    if not decoded.translate(_WHITESPACE_OUT).isprintable():
+        return None
+    cleaned = redact(decoded)
+    if cleaned == decoded:
+        return None
+    found = cleaned.find(_MARK)
+    return cleaned[found + len(_MARK) : cleaned.find("]", found)] if found >= 0 else "secret"
+
+
+_WHITESPACE_OUT = dict.fromkeys(map(ord, "\t\r\n"))
+
+
+def _redact_around(text: str, bodies: list[tuple[int, int, str | None]]) -> str:
+    """Redact ``text`` with its data URLs' bodies set aside, then put them back.
+
+    A kept body comes back byte for byte; one that holds a secret comes back as its
+    marker. A body inside what a rule replaced (``PASSWORD=data:...``) stays replaced.
+    """
+    pieces: list[str] = []
+    last = 0
+    for number, (start, end, _kind) in enumerate(bodies):
+        pieces += (text[last:start], f"{_SET_ASIDE}{number}{_SET_ASIDE}")
+        last = end
+    pieces.append(text[last:])
+    out = _redact_text("".join(pieces))
+
+    def put_back(place: re.Match[str]) -> str:
+        start, end, kind = bodies[int(place.group(1))]
+        return text[start:end] if kind is None else _marker(kind)
+
+    out = _rx("set-aside", f"{_SET_ASIDE}(\\d+){_SET_ASIDE}").sub(put_back, out)
+    return out.replace(_SET_ASIDE, "")  # half a place a rule's marker swallowed
+
+
+# ---------------------------------------------------------------------------------------
 # Token shapes: the whole match is the secret.
 # (kind, anchors, pattern matched at the anchor, characters that may not precede it)
 # ---------------------------------------------------------------------------------------
@@ -1130,6 +1413,43 @@ def _locate_azure_client_secret(text: str, index: int) -> tuple[int, ...]:
 _TELEGRAM = r"\d{8,10}:AA[A-Za-z0-9_-]{33}(?![\w-])"
 
 
+# A private key's body without its BEGIN line (a head cut off, ``tail -n +2 key.pem``, lines
+# quoted one by one): its DER opening says what it is. PKCS#8 (RSA, EC, Ed25519), PKCS#1,
+# encrypted PKCS#8, SEC1 EC and OpenSSH; public keys and certificates open otherwise.
+_KEY_BODY = (
+    r"(?:MII[A-Za-z0-9+/]{3}(?:IBADANBgkqhkiG9w0BAQEFAAS|IBAAKC[A-Za-z0-9+/]{2}EA"
+    r"|BOBgkqhkiG9w0BBQ0w)|M[A-Za-z0-9+/]{3}AgEAMBMGByqGSM49AgEGCCqGSM49"
+    r"|MHcCAQEEI|MIGkAgEBBDA|MIHcAgEBBEI|MC4CAQAwBQYDK2VwBCIEI|b3BlbnNzaC1rZXktdjE)"
+    r"[A-Za-z0-9+/]{16,4000}={0,2}"
+)
+_KEY_BODY_ANCHORS = (
+    "IBADANBgkqhkiG9w0BAQEFAAS", "IBAAKC", "BOBgkqhkiG9w0BBQ0w", "AgEAMBMGByqGSM49",
+    "MHcCAQEEI", "MIGkAgEBBDA", "MIHcAgEBBEI", "MC4CAQAwBQYDK2VwBCIEI", "b3BlbnNzaC1rZXktdjE",
+)  # fmt: skip
+
+
+def _locate_key_body(text: str, index: int) -> tuple[int, ...]:
+    r"""Start where the DER opening holding the anchor starts (6, 4 or 0 characters back).
+
+    The body starts a token, or a line escaped in a JSON string (after a literal ``\n``).
+    """
+    return tuple(
+        start
+        for start in (index - 6, index - 4, index)
+        if start >= 0 and (_free_before(text, start, "+/") or text[start - 2 : start] == "\\n")
+    )
+
+
+def _decide_key_body(match: re.Match[str]) -> tuple[int, int, str] | None:
+    """Replace a key's body of a full line or more; its DER opening alone is a constant."""
+    if match.end() - match.start() < _KEY_LINE:
+        return None  # "MIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQ" opens every RSA key
+    return match.start(), match.end(), _marker("private-key")
+
+
+_KEY_LINE = 60  # a PEM line holds 64 characters; every DER opening is shorter
+
+
 def _locate_mailchimp(text: str, index: int) -> tuple[int, ...]:
     """Start 32 characters back: a Mailchimp key is 32 hex digits then ``-usNN``."""
     start = index - 32
@@ -1266,7 +1586,7 @@ def _decide_header(match: re.Match[str]) -> tuple[int, int, str] | None:
         while (
             end < len(stripped)
             and stripped[end].isascii()
-            and (stripped[end].isalnum() or stripped[end] in "._~+/=:$%{}-")
+            and (stripped[end].isalnum() or stripped[end] in "._~+/=:$%{}@!#^&*-")
         ):
             end += 1
         value = stripped[:end].rstrip(",;:")
@@ -1281,7 +1601,7 @@ def _decide_header(match: re.Match[str]) -> tuple[int, int, str] | None:
     return start, start + len(value), _marker("authorization")
 
 
-_BEARER = r"Bearer[ \t]+(?=(?P<value>[A-Za-z0-9._~+/=-]{8,2048}))"
+_BEARER = r"Bearer[ \t]+(?=(?P<value>[A-Za-z0-9._~+/=@!#%^&*-]{8,2048}))"
 
 
 def _decide_bearer(match: re.Match[str]) -> tuple[int, int, str] | None:
@@ -1877,8 +2197,9 @@ def _prose_edit(text: str, start: int, subject: str, value_at: int) -> tuple[Edi
         or _is_prose_word(value.strip("*_"))
     ):
         return None, end
-    if not quoted and _is_code(value, text[offset + len(value) : offset + len(value) + 1]):
-        return None, end
+    following = text[offset + len(value) : offset + len(value) + 1]
+    if not quoted and (following in ("(", "[") or _is_reference(value)):
+        return None, end  # "the token is self.token", "the password is getpass()"
     kind = "password" if subject.replace(" ", "").startswith(_PASSWORD_SUBJECTS) else "secret"
     if kind == "secret" and not _value_counts(value, GENERATED):
         return None, end  # keys and tokens are generated; "the last token was whitespace" is not
@@ -2343,12 +2664,25 @@ def _apply_pgpass(text: str, folded: str) -> str:
     return _apply_spans(text, spans)
 
 
-# "use <value> as REDIS_PASSWORD", "set <value> as the API key"; "<value>를 DB_PASSWORD로".
+# A value told beside a secret's name: quoted (then it may hold blanks, and an apostrophe
+# inside a word), or a run of anything but blanks: a made-up password holds any punctuation.
+_TOLD_QUOTED = (
+    r"\"(?P<dq>[^\"\n]{1,256})\""
+    r"|'(?P<sq>(?:[^'\n]|'(?=[A-Za-z])){1,256})'(?![A-Za-z0-9])"
+    r"|`(?P<bq>[^`\n]{1,256})`"
+    r"|\u201c(?P<cq>[^\u201d\n]{1,256})\u201d"
+)
+_TOLD_GROUPS = ("dq", "sq", "bq", "cq", "bare")
+_SECRET_NAME = r"[A-Z][A-Z0-9]*_[A-Z0-9_]{1,120}|[A-Z]{3,40}"
+_DETERMINER = r"(?i:the|our|my|your|their|an?)[ \t]+"
+# "use <value> as REDIS_PASSWORD", "take <value> for SMTP_PASSWORD", "<value> = ADMIN_PASSWORD".
+# A value starts a word (after a blank, or the text's start): never inside a run of quotes
+# or brackets, whose every character could start one and cost a 512-character read.
 _NAMED_AFTER = (
-    r"(?<![^\s\"'`(])(?P<q>[\"'`]?)(?P<value>[^\s\"'`]{3,512})(?P=q)"
+    r"(?:^|(?<=\s))(?:" + _TOLD_QUOTED + r"|(?P<bare>\S{3,512}))"
     r"[ \t]+(?i:as|for|into|goes?[ \t]+(?:in|into|to)|is[ \t]+(?:the|our|my)|=)"
-    r"[ \t]+(?i:the[ \t]+|our[ \t]+|my[ \t]+)?`?"
-    r"(?P<name>[A-Z][A-Z0-9]*_[A-Z0-9_]{1,120}|[A-Z]{3,40})\b"
+    r"[ \t]+(?:" + _DETERMINER + r")?`?"
+    r"(?P<name>" + _SECRET_NAME + r")\b"
 )
 # "<value> is the webhook secret", "<value> is our staging API key".
 _VALUE_IS_THE_SECRET = (
@@ -2356,18 +2690,32 @@ _VALUE_IS_THE_SECRET = (
     r"(?:(?:the|our|my|your|a|an)[ \t]+)?(?:[\w-]{1,24}[ \t]+){0,3}"
     r"(?:secret|password|passphrase|passcode|token|api[ \t_-]?key|key|credential|pw)\b"
 )
-# "set REDIS_PASSWORD to <value>", "change the API_KEY to <value>".
+# "set REDIS_PASSWORD to <value>", "change the API_KEY to <value>"; and "REDIS_PASSWORD is
+# <value>" (a sentence: the value must look made up, "API_KEY is required" is no secret).
 _NAMED_BEFORE = (
-    r"\b(?i:set|put|change|update|make)[ \t]+(?i:the[ \t]+)?"
-    r"`?(?P<name>[A-Z][A-Z0-9]*_[A-Z0-9_]{1,120}|[A-Z]{3,40})`?"
-    r"[ \t]+(?i:to|=)[ \t]+(?P<q>[\"'`]?)(?P<value>[^\s\"'`]{3,512})(?P=q)"
+    r"(?:\b(?i:set|put|change|update|make|reset|rotate)[ \t]+(?:" + _DETERMINER + r")?"
+    r"`?(?P<name>" + _SECRET_NAME + r")`?[ \t]+(?i:to|=)"
+    r"|(?<![\w$.-])`?(?P<subject>" + _SECRET_NAME + r")`?[ \t]+"
+    r"(?i:is[ \t]+(?:now|set[ \t]+to|still)|was[ \t]+(?:set[ \t]+to|changed[ \t]+to)"
+    r"|(?:should|will|must)[ \t]+be|is|was))"
+    r"[ \t]+(?:" + _TOLD_QUOTED + r"|(?P<bare>\S{3,512}))"
 )
+# "<value>를 DB_PASSWORD로 써", "<value> 값을 AWS_SECRET_ACCESS_KEY 로", "<value> 이게 API_KEY 야".
 _NAMED_AFTER_KO = (
-    r"(?<![\w+/=.~!@#$%^&*-])(?P<q>[\"'`]?)(?P<value>[A-Za-z0-9+/=_.~!@#$%^&*-]{3,512})(?P=q)"
-    r"(?![A-Za-z0-9+/=_.~!@#$%^&*-])"
-    r"[ \t]*(?:[\uac00-\ud7a3]{1,4}[ \t]*){0,2}"
-    r"`?(?P<name>[A-Z][A-Z0-9]*_[A-Z0-9_]{1,120}|[A-Z]{3,40})`?(?=[ \t]*[\uac00-\ud7a3])"
+    r"(?:^|(?<=[\s\uac00-\ud7a3]))"
+    r"(?:" + _TOLD_QUOTED + r"|(?P<bare>[^\s\uac00-\ud7a3]{3,512}))"
+    r"(?:[ \t]*(?:[을를은는이가도]|으로|로)(?![\uac00-\ud7a3]))?"
+    r"(?:[ \t]+(?:값(?:을|은|이|으로)?|이게|이건|이걸|이거|그게|그건|그걸|그거))?[ \t]*"
+    r"`?(?P<name>" + _SECRET_NAME + r")`?(?=[ \t]*[\uac00-\ud7a3])"
 )
+# "DB_PASSWORD로 <value> 써", "DB_PASSWORD는 <value> 야", "DB_PASSWORD 값으로 <value> 넣어".
+_NAMED_BEFORE_KO = (
+    r"(?<![\w$.-])`?(?P<subject>" + _SECRET_NAME + r")`?[ \t]*(?:값[ \t]*)?"
+    r"(?:으로|로|은|는|을|를|이|가|에다가|에다|에는|에)[ \t]*[:=]?[ \t]*"
+    r"(?:" + _TOLD_QUOTED + r"|(?P<bare>[^\s\uac00-\ud7a3]{3,512}))"
+)
+# A value followed by these is a place, not the secret ("API_KEY는 .env에서 읽어").
+_KO_PLACE = ("에서", "에게", "에는", "에", "으로부터", "안에", "속에")
 
 
 # An echo in a process substitution fed to a command: "--data-file <(echo -n 'x')".
@@ -2441,7 +2789,7 @@ def _apply_mnemonic(text: str, folded: str) -> str:
 # "pw for the vpn is <pw>", "the password you gave (`<pw>`)", "비번 <pw> 로", "암호: <pw>".
 _USER_SLASH_PASSWORD = (
     r"(?:log(?:ged)?[ \t-]?in|sign(?:ed)?[ \t-]?in|credentials?|creds|account|계정|로그인)"
-    r"[^\n]{0,40}?(?<![\w/.-])(?P<user>[\w.@+-]{2,64})[ \t]*/[ \t]*(?:비번[ \t]*|pw[ \t]*)?"
+    r"[^\n]{0,40}?(?<![\w/.:@-])(?P<user>[\w.@+-]{2,64})[ \t]*/[ \t]*(?:비번[ \t]*|pw[ \t]*)?"
     r"(?P<value>[^\s/'\"`,;)]{4,128})"
 )
 _SHORT_PASSWORD_NAME = (
@@ -2461,10 +2809,10 @@ _PASSWORD_SHAPE = (
     r"|[A-Z][a-z]{2,11}[._][A-Z][a-z]{2,11}\d{2,6})"
     r"(?![\w!#$%^&*+?~.@/=:-])"
 )
-# "creds are ops:Amber!Saffron9943", "login: bob:hunter22".
+# "creds are ops:Amber!Saffron9943", "login: bob:hunter22" (not "git@github.com:acme/api").
 _USER_COLON_PASSWORD = (
     r"(?:creds|credentials?|login|계정)[ \t]*(?:are|is|:|=)?[ \t]*"
-    r"(?<![\w/.-])[\w.@+-]{2,64}:(?P<value>[^\s/'\"`,;)]{4,128})"
+    r"(?<![\w/.-])[\w.@+-]{2,64}:(?P<value>[^\s/'\"`,;)]{4,128})(?![/\w])"
 )
 
 
@@ -2698,12 +3046,29 @@ def _prose_password(value: str) -> bool:
     """Tell whether a value told in prose is a password, not a word, a path or code."""
     if _MARK in value or _is_placeholder(value) or _is_path(value) or _is_prose_word(value):
         return False
-    if any(c in value for c in "()[]{},;") or _is_code(value, ""):
+    if any(c in value for c in "()[]{},;") or _is_reference(value):
         return False  # "passwd = _raw_input(prompt, …)": code
-    if "=" in value and value.split("=", 1)[0].isidentifier():
+    return _made_up_value(value)
+
+
+def _made_up_value(value: str) -> bool:
+    """Tell whether a value looks made up: a digit or a symbol in it, or mixed case.
+
+    Not a word, an assignment (``sslmode=require``) or an address (``git@github.com:a/b``).
+
+    >>> [_made_up_value(v) for v in ("Expired", "hunter2", "Q=^-G1k!8Q", "sslmode=require")]
+    [False, True, True, False]
+    """
+    name, equals, _ = value.partition("=")
+    if (
+        equals
+        and len(name) > 1
+        and name.isidentifier()
+        and (name.islower() or name.isupper() or "_" in name)
+    ):
         return False  # "key=value": an assignment, read by the assignment rule
-    if value.isalpha() and (value.islower() or value.istitle()):
-        return False  # "reset", "Expired": a word
+    if _is_address(value) or (value.isalpha() and (value.islower() or value.istitle())):
+        return False  # "Password for 'https://minji@github.com'": git asks; "reset": a word
     if any(c.isdigit() for c in value) or any(not c.isalnum() for c in value):
         return True
     return len(value) >= 8 and value != value.lower() and value != value.upper()  # noqa: PLR2004
@@ -2720,32 +3085,123 @@ def _anchor_follows(folded: str, words: tuple[str, ...], within: int) -> bool:
 
 
 def _apply_named_after(text: str, folded: str) -> str:
+    """Redact values told beside a secret's name, in either order, in English and Korean."""
     spans: list[Span] = []
-    if _anchor_follows(folded, (" as ", " for ", " into ", " is ", " = "), 40):
-        spans += _named_after_spans(_rx("named-after", _NAMED_AFTER), text)
     if _anchor_follows(folded, (" is ", " was ", " = "), 48):
         for match in _rx("value-is-the-secret", _VALUE_IS_THE_SECRET, re.IGNORECASE).finditer(text):
             value = _strip_value(match.group("value"))
             if _prose_password(value) and (_looks_generated(value) or len(value) >= 12):  # noqa: PLR2004
                 spans.append((match.start("value"), match.start("value") + len(value), "secret"))
-    if _anchor_follows(folded, ("set ", "put ", "change ", "update ", "make "), 24):
-        spans += _named_after_spans(_rx("named-before", _NAMED_BEFORE), text)
+    if not any(anchor in text for anchor in _UPPER_ANCHORS):
+        return _apply_spans(text, spans)  # every name these forms read is written in capitals
+    if _anchor_follows(folded, (" as ", " for ", " into ", " is ", " = "), 40):
+        spans += _told_spans(_rx("named-after", _NAMED_AFTER), text)
+    if any(word in folded for word in _NAMED_BEFORE_WORDS):
+        spans += _told_spans(_rx("named-before", _NAMED_BEFORE), text, name_first=True)
     if not text.isascii() and any("\uac00" <= char <= "\ud7a3" for char in text):
-        spans += _named_after_spans(_rx("named-after-ko", _NAMED_AFTER_KO), text)
+        spans += _told_spans(_rx("named-after-ko", _NAMED_AFTER_KO), text)
+        before_ko = _rx("named-before-ko", _NAMED_BEFORE_KO)
+        spans += _told_spans(before_ko, text, name_first=True, korean=True)
     return _apply_spans(text, spans)
 
 
-def _named_after_spans(pattern: re.Pattern[str], text: str) -> list[Span]:
+_UPPER_ANCHORS = tuple(anchor.upper() for anchor in _SECRET_ANCHORS)
+_NAMED_BEFORE_WORDS = ("set ", "put ", "change ", "update ", "make ", "reset ", "rotate ", " is ",
+                       " was ", " be ")  # fmt: skip
+
+
+def _told_spans(
+    pattern: re.Pattern[str], text: str, *, name_first: bool = False, korean: bool = False
+) -> list[Span]:
+    """Return the spans of the secrets told by ``pattern``'s matches (a name and a value).
+
+    A ``subject`` (``API_KEY is <value>``, ``API_KEY는 <value>``) is a sentence about the
+    name, so its value must look made up; a ``name`` (``use <value> as API_KEY``,
+    ``set API_KEY to <value>``) assigns, so any literal counts.
+    """
     spans: list[Span] = []
     for match in pattern.finditer(text):
-        classified = _name_kind(match.group("name"))
-        value = _strip_value(match.group("value"))
-        if classified is None or _is_placeholder(value) or _is_path(value):
+        subject = match.groupdict().get("subject")
+        classified = _name_kind(subject or match.group("name"))
+        if classified is None:
             continue
-        if len(value) < _SHORTEST_SECRET + 3 or _is_prose_word(value) or _is_code(value, ""):
-            continue  # "use the default as PASSWORD", "treat this as FOO_KEY"
-        spans.append((match.start("value"), match.start("value") + len(value), classified[0]))
+        start, value = _told_value(match, name_first=name_first)
+        end = start + len(value)
+        if korean and text.startswith(_KO_PLACE, end):
+            continue  # "API_KEY는 1Password에 있어": where it is kept, not what it is
+        if _is_told_secret(value, classified[1], sentence=subject is not None):
+            spans.append((start, end, classified[0]))
     return spans
+
+
+def _told_value(match: re.Match[str], *, name_first: bool) -> tuple[int, str]:
+    r"""Return where a told value starts and the value (quotes and sentence marks left out).
+
+    A line break escaped in a JSON string (``\n``) bounds it: before the name, the value
+    is what follows the last one; after the name, what precedes the first.
+    """
+    group = next(name for name in _TOLD_GROUPS if match.group(name) is not None)
+    start, value = match.start(group), match.group(group)
+    if group != "bare":
+        return start, value
+    for escape in ("\\n", "\\t", "\\r"):
+        if name_first:
+            value = value.split(escape, 1)[0]
+        elif escape in value:
+            cut = value.rindex(escape) + len(escape)
+            start, value = start + cut, value[cut:]
+    return _unwrapped(start, value)
+
+
+_BRACKETS = {"(": ")", "[": "]", "{": "}"}
+
+
+def _unwrapped(start: int, value: str) -> tuple[int, str]:
+    """Drop what wraps a bare value; return its new start and the value.
+
+    A pair of quotes goes, sentence marks too, and a quote or bracket with no partner
+    (``"<value>``, ``<value>``),``).
+
+    >>> _unwrapped(0, "'Tr0ub4dor&3'"), _unwrapped(0, '"<value>'), _unwrapped(0, "x9.y).")
+    ((1, 'Tr0ub4dor&3'), (1, '<value>'), (0, 'x9.y'))
+    >>> _unwrapped(0, "<value>``,"), _unwrapped(0, "(Paren9)x")
+    ((0, '<value>'), (0, '(Paren9)x'))
+    """
+    while True:
+        before = value
+        value = value.rstrip(".,;:")
+        first, last = value[:1], value[-1:]
+        if first in _QUOTE_PAIRS and last == _QUOTE_PAIRS[first] and len(value) > 2:  # noqa: PLR2004
+            start, value = start + 1, value[1:-1]
+        elif first in _QUOTE_PAIRS and last != _QUOTE_PAIRS[first]:
+            start, value = start + 1, value[1:]
+        elif last in _QUOTE_PAIRS.values() and first != last:
+            value = value[:-1]
+        elif first in _BRACKETS and value.count(first) > value.count(_BRACKETS[first]):
+            start, value = start + 1, value[1:]
+        elif last in ")]}" and value.count(last) > value.count("([{"[")]}".index(last)]):
+            value = value[:-1]
+        if value == before:
+            return start, value
+
+
+def _is_told_secret(value: str, strength: int, *, sentence: bool) -> bool:
+    """Tell whether a value told beside a secret's name is the secret, not a name for it.
+
+    >>> _is_told_secret("hunter2.prod", ANY, sentence=False)
+    True
+    >>> [_is_told_secret(v, ANY, sentence=True) for v in ("required", "settings.DB_PASSWORD")]
+    [False, False]
+    """
+    if len(value) < _SHORTEST_SECRET + 3 or _MARK in value or _SET_ASIDE in value:
+        return False  # "use the default as PASSWORD"
+    if value != value.strip():
+        return False  # quotes that open on a blank close one string and open the next
+    if _is_placeholder(value) or _is_path(value) or _is_reference(value):
+        return False
+    if _is_prose_word(value) or (strength == RANDOM and not _looks_random(value, _RANDOM_MIN)):
+        return False  # "treat this as FOO_KEY"; "use shift as KEY"
+    return not sentence or _made_up_value(value)
 
 
 # ---------------------------------------------------------------------------------------
@@ -2808,6 +3264,7 @@ _RULES: tuple[_Rule, ...] = (
         _locate_telegram,
         _shape_decide("telegram-bot-token"),
     ),
+    _Rule("private-key-body", _KEY_BODY_ANCHORS, _KEY_BODY, _locate_key_body, _decide_key_body),
     _Rule(
         "aws-access-key-id",
         ("AKIA", "ASIA", "ABIA", "ACCA", "A3T"),
@@ -2915,12 +3372,21 @@ def redact(text: str) -> str:
     if known is not None:
         return known
     try:
-        clean = _redact(text)
+        clean = _redact(_without_private(text))
     except Exception:  # noqa: BLE001 - handing back unredacted text is the one thing not to do
         return _marker("redaction-error")
     if len(text) <= MEMO_CHARS and len(_MEMO) < MEMO_ENTRIES:
         _MEMO[text] = clean
     return clean
+
+
+def _without_private(text: str) -> str:
+    """Take out ``<private>`` blocks first (core/private.py): whatever is written comes here.
+
+    >>> _without_private("use <private>acme-registry</private> for npm")
+    'use [REDACTED:private] for npm'
+    """
+    return strip_private(text) if "<" in text else text
 
 
 # Redaction is a pure function of the text, so a process remembers what it redacted: a hook
@@ -2934,6 +3400,15 @@ def _redact(text: str) -> str:
     """Run the rules in order; a rule costs a few ``str.find`` calls when it has no anchor."""
     if len(text) < len("pwd=xy"):  # nothing shorter can hold a name and a value
         return text
+    if ";base64," in text and _SET_ASIDE not in text:
+        bodies = _data_bodies(text)
+        if bodies:
+            return _redact_around(text, bodies)
+    return _redact_text(text)
+
+
+def _redact_text(text: str) -> str:
+    """Run the rules, the passes and the bare-token test on ``text``."""
     text = _apply_rules(_apply_private_keys(text))
     folded = _folded(text)
     for apply in _PASSES:

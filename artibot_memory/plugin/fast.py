@@ -24,6 +24,11 @@ Journal records (every one also has ``"v": 1`` and ``"at"``):
   PreCompact, for the worker (:func:`defer`): ``event, session_id, cwd``, the fields of
   ``DEFERRED_FIELDS`` plus ``"deferred": true``, so the ingest can do the full work later.
 
+Before anything, every event's payload loses its ``<private>`` blocks
+(:func:`artibot_memory.core.private.scrub`, in place, so the full path gets it so too), and
+a session where capture is off (:func:`artibot_memory.core.private.capture_off`) is handled
+here whole, recording nothing (:func:`unrecorded`).
+
 >>> handle("Notification", {}) is None
 True
 """
@@ -33,6 +38,7 @@ from __future__ import annotations
 import os
 
 from artibot_memory.capture import journal
+from artibot_memory.core import private
 
 # Imported where used: a successful tool call needs neither the signatures nor the
 # framing. Paths are str and os.path, and typing is for checkers only: importing
@@ -75,7 +81,14 @@ def route(event: str, payload: dict[str, Any]) -> tuple[bool, dict[str, Any] | N
       cancels SessionEnd hooks after 1.5 s; the worker outlives it).
     - PreCompact: the same, a checkpoint of the session so far (the compaction waits
       for this hook; a session killed after it never sends SessionEnd).
+
+    The payload's ``<private>`` blocks are taken out first, in place; where capture is off,
+    every event ends here (:func:`unrecorded`).
     """
+    private.scrub(payload)
+    off = private.capture_off(_text(payload, "cwd"))
+    if off is not None:
+        return True, unrecorded(event, payload, off)
     if event in FAST_EVENTS:
         return True, handle(event, payload)
     if event == "SessionStart":
@@ -102,6 +115,59 @@ def _on_prompt(payload: dict[str, Any]) -> tuple[bool, dict[str, Any] | None]:
     from artibot_memory.recall.prompt_recall import prompt_output  # noqa: PLC0415 - prompts only
 
     return True, prompt_output(payload)
+
+
+def unrecorded(event: str, payload: dict[str, Any], off: private.Off) -> dict[str, Any] | None:
+    """Answer an event of a session where capture is off: what is known, and nothing kept.
+
+    - SessionStart: the project's context as any session gets it (global memories, and the
+      project's own if any were kept before or saved by hand), read only: no start cache
+      written, no access counted, no shown-file;
+    - PostToolUseFailure: a known error's recorded fix, read only;
+    - SessionEnd: one line in ``logs/hooks.log`` that counts the session (why capture is
+      off, in a word; no path, no id);
+    - the rest, nothing: no journal line; no per-prompt recall, which records what it
+      showed to never repeat it.
+    """
+    if event == "SessionStart":
+        return _start_read_only(payload)
+    if event == "PostToolUseFailure":
+        return _on_failure(payload, keep=False)
+    if event == "SessionEnd":
+        from artibot_memory.capture.hooklog import note_unrecorded  # noqa: PLC0415 - rare
+
+        note_unrecorded(off.kind)
+    return None
+
+
+def _start_read_only(payload: dict[str, Any]) -> dict[str, Any] | None:
+    """Return the payload's project's SessionStart context, writing nothing to serve it.
+
+    From the start cache when it is still exact (it was written by a session that could
+    capture), else rendered from the index; a home with no store has nothing to say.
+    """
+    from artibot_memory.core import clock  # noqa: PLC0415 - session starts only
+    from artibot_memory.core.paths import home_dir  # noqa: PLC0415
+    from artibot_memory.core.project import project_of  # noqa: PLC0415
+    from artibot_memory.recall import startcache  # noqa: PLC0415
+
+    home = home_dir(create=False)
+    if not any(startcache.fingerprints(home).values()):
+        return None
+    project = project_of(_text(payload, "cwd"))
+    cached = startcache.read_cache(home, project, clock.micros_now())
+    if cached is not None:
+        return startcache.session_start_output(cached[0])
+    try:
+        from artibot_memory.recall.context import render_context  # noqa: PLC0415 - as above
+
+        text = render_context(project).text
+    except Exception as exc:  # noqa: BLE001 - recall is a courtesy here: never a failed start
+        from artibot_memory.capture.hooklog import log_failure  # noqa: PLC0415 - failures only
+
+        log_failure("SessionStart: context, capture off", exc)
+        return None
+    return startcache.session_start_output(text)
 
 
 def entry_script() -> str:
@@ -187,7 +253,8 @@ def _on_success(payload: dict[str, Any]) -> None:
     journal.append(record)
 
 
-def _on_failure(payload: dict[str, Any]) -> dict[str, Any] | None:
+def _on_failure(payload: dict[str, Any], *, keep: bool = True) -> dict[str, Any] | None:
+    """Journal a failure (unless not ``keep``); return its known fix, if one was recorded."""
     # Imported here: a successful tool call, the common case, needs neither.
     from artibot_memory.text.signature import error_signature, exit_code  # noqa: PLC0415
 
@@ -203,11 +270,12 @@ def _on_failure(payload: dict[str, Any]) -> dict[str, Any] | None:
         is_interrupt=bool(payload.get("is_interrupt")),
         signature=error_signature(error),
     )
-    journal.append(record)
+    if keep:
+        journal.append(record)
     from artibot_memory.recall import known_errors  # noqa: PLC0415 - failures only
 
     output, offered = known_errors.recall(record["signature"], record["cwd"])
-    if offered is not None:  # so the ingest can see whether the fix then worked
+    if offered is not None and keep:  # so the ingest can see whether the fix then worked
         journal.append(_recalled(record, offered, known_errors.RECALL_EVENT))
     return output
 
