@@ -12,6 +12,11 @@ with the standard library only. What comes here:
 
 Hooks return a dict (printed as one JSON object) or None; the launcher catches every
 exception, logs it and exits 0.
+
+Whatever comes here, a hook's payload or a deferred record, loses its ``<private>`` blocks
+first, and is dropped when capture is off where it happened
+(:mod:`artibot_memory.core.private`; the fast path has answered such a session already,
+this is for records journaled before capture was turned off there).
 """
 
 from __future__ import annotations
@@ -28,6 +33,7 @@ from artibot_memory.api.ingest import IngestReport, Record, ingest_journal, refi
 from artibot_memory.api.prune import prune
 from artibot_memory.api.relate import relate
 from artibot_memory.api.semantic import refresh as refresh_semantic
+from artibot_memory.capture import people
 from artibot_memory.capture.hooklog import log_failure, write_log
 from artibot_memory.capture.prompts import (
     MACHINE_PROMPTS,
@@ -37,6 +43,7 @@ from artibot_memory.capture.prompts import (
 )
 from artibot_memory.capture.summary import render_summary
 from artibot_memory.capture.transcript import SessionDigest, read_transcript
+from artibot_memory.core import private
 from artibot_memory.core.errors import ArtibotMemoryError, StoreError
 from artibot_memory.core.project import project_of
 from artibot_memory.core.redact import redact
@@ -139,10 +146,16 @@ def evolve_if_due() -> None:
 
 
 def process_deferred(record: Record) -> None:
-    """Handle an event the fast path journaled for later."""
+    """Handle an event the fast path journaled for later (not where capture is off now)."""
     handler = DEFERRED.get(str(record.get("event")))
-    if handler is not None:
+    if handler is not None and _may_keep(record):
         handler(record)
+
+
+def _may_keep(payload: Payload) -> bool:
+    """Take ``payload``'s private blocks out (in place); tell whether capture is on there."""
+    private.scrub(payload)
+    return private.capture_off(_text(payload, "cwd")) is None
 
 
 CONFIDENCE = {"asked to remember": 0.9, "stated as a rule": 0.8, "a project fact": 0.8}
@@ -185,22 +198,33 @@ def keep_prompt(payload: Payload) -> None:
 
 
 def _is_local(found: Detected) -> bool:
+    """Tell whether ``found`` is kept only with a project (left out where there is none).
+
+    A fact about a person is not: said outside any project, it is kept for all of them.
+    """
     if found.scope == Scope.PERSON.value:
-        return False  # a person is known across projects
+        return False
     return found.kind == MemoryType.CONTEXT.value or found.scope == Scope.PROJECT.value
 
 
 def _remembered(
     found: Detected, project: str | None, source: Source, observation: str | None
 ) -> memories.Draft:
-    """Return the draft of a detected preference or fact: its key, scope, state, why."""
+    """Return the draft of a detected preference or fact: its key, scope, project, state, why.
+
+    A fact about a person keeps its scope and is the project's it was said in, unless it
+    says it holds everywhere ("across all our repos", "모든 프로젝트에서":
+    :func:`artibot_memory.capture.people.everywhere`).
+    """
     local = _is_local(found)
+    person = found.scope == Scope.PERSON.value
+    here = local or (person and not people.everywhere(found.text))
     return memories.Draft(
         MemoryType(found.kind),
         found.text,
         key=found.key,
         tags=found.tags,
-        project=project if local else None,
+        project=project if here else None,
         scope=Scope.PROJECT if local else Scope(found.scope),
         state=State(found.strength),
         confidence=CONFIDENCE.get(found.why, 0.5),
@@ -380,11 +404,16 @@ HANDLERS: dict[str, Callable[[Payload], Payload | None]] = {
 def handle(event: str, payload: Payload) -> Payload | None:
     """Run the handler of ``event`` (unknown events do nothing) and return its output.
 
+    Nothing runs where capture is off (:func:`_may_keep`).
+
     A session summary handled here, not inside an ingest, relates the memories and renders
     MEMORY.md after it (an ingest does both once for all it stored).
     """
-    handler = HANDLERS.get(event)
-    output = handler(payload if isinstance(payload, dict) else {}) if handler else None
+    payload = payload if isinstance(payload, dict) else {}
+    handler = HANDLERS.get(event) if _may_keep(payload) else None
+    if handler is None:
+        return None
+    output = handler(payload)
     if event in SUMMARIES:
         refresh_memory_md()
     return output

@@ -5,6 +5,8 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -54,6 +56,16 @@ def memory_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     # results of today's search; tests/test_vectors.py turns the layer on where it needs it.
     monkeypatch.setenv("ARTIBOT_MEMORY_VECTORS", "off")
     return home
+
+
+@pytest.fixture
+def utc_days(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """Make the user's local days UTC days, so a note's name and a line's date are known."""
+    monkeypatch.setenv("TZ", "UTC")
+    time.tzset()
+    yield
+    monkeypatch.undo()
+    time.tzset()
 
 
 @pytest.fixture

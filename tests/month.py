@@ -13,17 +13,20 @@ person can tell at a glance:
   words ("commit … as small commits"): a proposal a person would accept;
 - **one-off liking**: "I'd rather you show me the diff before committing", said once and
   never again: not proposed;
-- **contradictions**, each of which must reach the ledger with both sides:
+- **contradictions**, each of which must reach the ledger with both sides: two plain
+  statements, neither saying which one wins (a newer one that says so, "from now on",
+  "instead", "앞으로", is a reversal: it supersedes, no conflict; notes/conflicts.py):
 
   ========== =========================================================== ==============
   kind       the two statements                                          days
   ========== =========================================================== ==============
-  same-key   "Always answer me in English." / "앞으로 답변은 한국어로 해줘."  1 (5) / 19
+  same-key   "Always answer me in English." / "답변은 항상 한국어로 해줘."    1 (5) / 19
   polarity   "Always add a changelog entry …" / "Never add changelog …"  3 / 22
-  polarity   "PR 설명에는 항상 스크린샷을 넣어줘." / "앞으로 … 넣지 마."         6 / 23
-  instead    "Always use date-fns …" / "Use dayjs instead of date-fns …"   4 / 21
+  polarity   "PR 설명에는 항상 스크린샷을 넣어줘." / "… 절대 넣지 마."          6 / 23
+  instead    "Always use dayjs instead of date-fns …" / "Always use      4 / 21
+             date-fns …" (the newer goes back on what the older settled)
   decision   "We'll go with Postgres for the orders database …" /        2 / 24
-             "Let's go with SQLite for the orders database instead …"
+             "Let's go with SQLite for the orders database, …"
   behaviour  "always use pnpm" / ``npm install`` in docs sessions        0 / 10, 13, 17
   ========== =========================================================== ==============
 
@@ -43,15 +46,15 @@ PNPM = "From now on always use pnpm, never npm, in every project."
 PNPM_AGAIN = "Remember, we use pnpm everywhere, never npm."
 ENGLISH = "Always answer me in English."
 ENGLISH_AGAIN = "Please keep answering me in English."
-KOREAN = "앞으로 답변은 한국어로 해줘."
+KOREAN = "답변은 항상 한국어로 해줘."
 CHANGELOG = "Always add a changelog entry for every user-facing change."
-NO_CHANGELOG = "Never add changelog entries by hand; the release tool writes them now."
+NO_CHANGELOG = "Never add changelog entries by hand; the release tool writes them."
 SCREENSHOTS = "PR 설명에는 항상 스크린샷을 넣어줘."
-NO_SCREENSHOTS = "앞으로 PR 설명에 스크린샷은 넣지 마."
+NO_SCREENSHOTS = "PR 설명에 스크린샷은 절대 넣지 마."
+DAYJS = "Always use dayjs instead of date-fns for date formatting; it is smaller."
 DATE_FNS = "Always use date-fns for date formatting."
-DAYJS = "Use dayjs instead of date-fns from now on; it is smaller."
 POSTGRES = "We'll go with Postgres for the orders database because we need row-level locks."
-SQLITE = "Let's go with SQLite for the orders database instead, because the service is single-node."
+SQLITE = "Let's go with SQLite for the orders database, because the service is single-node."
 SMALL_COMMITS = "I prefer small, focused commits."
 SMALL_COMMITS_LATER = (
     "Commit the network split as small commits, one per module.",
@@ -69,7 +72,7 @@ STORIES: dict[str, tuple[str, ...]] = {
     "same-key": (ENGLISH, KOREAN),
     "polarity": (CHANGELOG, NO_CHANGELOG),
     "polarity-ko": (SCREENSHOTS, NO_SCREENSHOTS),
-    "instead": (DATE_FNS, DAYJS),
+    "instead": (DAYJS, DATE_FNS),
     "decision": (POSTGRES, SQLITE),
 }
 
@@ -88,7 +91,7 @@ _STORY_SESSIONS: tuple[tuple[int, str, tuple[Step, ...]], ...] = (
         ),
     ),
     (3, "shop", (_p(CHANGELOG), _edit("CHANGELOG.md"), _run("pnpm test", PNPM_PASS))),
-    (4, "shop", (_p(DATE_FNS + " Format the order dates on the receipt."), _edit("src/date.ts"))),
+    (4, "shop", (_p(DAYJS + " Format the order dates on the receipt."), _edit("src/date.ts"))),
     (5, "api", (_p(ENGLISH_AGAIN), _p("Document the health endpoint."), _edit("README.md"))),
     (6, "shop", (_p(SCREENSHOTS), _p("Open a PR for the coupon page."), _run("git push"))),
     (
@@ -138,7 +141,7 @@ _STORY_SESSIONS: tuple[tuple[int, str, tuple[Step, ...]], ...] = (
         ),
     ),
     (19, "shop", (_p(KOREAN), _p("쿠폰 페이지 문구를 다듬어줘."), _edit("src/coupon/copy.ts"))),
-    (21, "shop", (_p(DAYJS), _edit("src/date.ts"), _run("pnpm test", PNPM_PASS))),
+    (21, "shop", (_p(DATE_FNS), _edit("src/date.ts"), _run("pnpm test", PNPM_PASS))),
     (22, "infra", (_p(NO_CHANGELOG), _p("Release the network module."), _run("git tag v1.4.0"))),
     (23, "shop", (_p(NO_SCREENSHOTS), _p("PR 올려줘."), _run("git push"))),
     (24, "api", (_p(SQLITE), _edit("app/db.py"), _run("uv run pytest -q", PYTEST_PASS))),

@@ -9,9 +9,10 @@ can tell at a glance once the weekly evolves have run:
 - **rising**: "always use pnpm, never npm", stated on day 0 and restated in eight later
   sessions, one every week or two: its belief's volume grows to 5 sources and beyond;
 - **reversed**: "Always write commit messages in English.", stated in four sessions of weeks
-  1-5, reversed in week 7 ("앞으로 커밋 메시지는 한국어로 써줘.", the same key) and the
-  reversal restated in six later sessions: the old belief weakens, then is contradicted
-  (more sessions against it than for) from the evolve after week 11;
+  1-5, reversed in week 7 ("앞으로 커밋 메시지는 한국어로 써줘.", the same key: it says the
+  new one wins, so it supersedes with no conflict to ask about) and the reversal restated
+  in six later sessions: the old belief weakens, then is contradicted (more sessions
+  against it than for) from the evolve after week 11;
 - **unused**: "Always use 2 spaces for indentation in YAML files.", stated in two sessions
   of day 0 and never again: its newest evidence is more than 90 days (``stale_days``) old at
   the evolve of Monday 2026-11-30, the one after the quarter;

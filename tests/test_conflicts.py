@@ -13,6 +13,7 @@ from freezegun import freeze_time
 
 from artibot_memory.api import conflicts, memories
 from artibot_memory.api.ingest import apply_records
+from artibot_memory.cli.app import main
 from artibot_memory.core.errors import UsageError
 from artibot_memory.lifecycle import handle, ingest
 from artibot_memory.notes import conflicts as rules
@@ -48,8 +49,8 @@ def states(*ids: str) -> list[State]:
 @pytest.mark.parametrize(
     ("old", "new"),
     [
-        pytest.param("Always use pnpm", "Use npm from now on", id="english"),
-        pytest.param("항상 pnpm을 써", "앞으로 npm 써", id="korean"),
+        pytest.param("Always use pnpm", "Always use npm", id="english"),
+        pytest.param("항상 pnpm을 써", "항상 npm 써", id="korean"),
     ],
 )
 def test_a_new_value_of_a_key_supersedes_the_old_and_is_logged(
@@ -82,8 +83,8 @@ def test_a_new_value_of_a_key_supersedes_the_old_and_is_logged(
     [
         pytest.param("Always use black", "Never use black", "polarity", id="polarity-english"),
         pytest.param("항상 black 써", "black 쓰지 마", "polarity", id="polarity-korean"),
-        pytest.param("Use bcrypt", "Use argon2 instead of bcrypt", "instead", id="instead-english"),
-        pytest.param("bcrypt 써", "bcrypt 대신 argon2 써", "instead", id="instead-korean"),
+        pytest.param("Use argon2 instead of bcrypt", "Use bcrypt", "instead", id="instead-english"),
+        pytest.param("bcrypt 대신 argon2 써", "bcrypt 써", "instead", id="instead-korean"),
     ],
 )
 def test_preferences_without_a_key_that_disagree_are_logged(
@@ -101,7 +102,7 @@ def test_preferences_without_a_key_that_disagree_are_logged(
     ("old", "new"),
     [
         pytest.param("Chose MySQL for the orders", "Decided: never use MySQL", id="english"),
-        pytest.param("MySQL로 하자", "MySQL 대신 Postgres로 하자", id="korean"),
+        pytest.param("MySQL 대신 Postgres로 하자", "MySQL로 하자", id="korean"),
     ],
 )
 def test_two_decisions_of_one_project_that_disagree_are_logged(
@@ -315,8 +316,8 @@ def test_the_scan_logs_pairs_saved_before_conflicts_were_checked(
     monkeypatch.setattr(conflicts, "check", lambda *_a: [])
     memories.save("preference", "항상 black 써")
     memories.save("preference", "black 쓰지 마")
-    memories.save("context", "MySQL로 하자", project=SHOP, tags=["decision"])
     memories.save("context", "MySQL 대신 Postgres로 하자", project=SHOP, tags=["decision"])
+    memories.save("context", "MySQL로 하자", project=SHOP, tags=["decision"])
     monkeypatch.undo()
     found = conflicts.scan(memory_home)
     assert sorted(entry.kind for entry in found) == ["decision", "polarity"]
@@ -464,9 +465,183 @@ def test_a_prompt_that_contradicts_an_earlier_one_is_named_at_the_next_start(
     memory_home: Path,
 ) -> None:
     handle("UserPromptSubmit", {"prompt": "From now on always use pnpm.", "session_id": "s1"})
-    handle("UserPromptSubmit", {"prompt": "앞으로 npm 써줘.", "session_id": "s2"})
+    handle("UserPromptSubmit", {"prompt": "항상 npm 써줘.", "session_id": "s2"})
     entry = only_conflict(memory_home)
     assert (entry.kind, entry.severity) == ("same-key", "high")
     text = context_text(handle("SessionStart", {"cwd": SHOP, "session_id": "s3"}))
     assert f"artibot-memory conflicts resolve {entry.id} --keep new|old|both" in text
-    assert '"앞으로 npm 써줘"' in text
+    assert '"항상 npm 써줘"' in text
+
+
+# --- a reversal: the newer statement says which one wins ------------------------------------
+
+
+def say(prompt_text: str, session: str, cwd: Path | None = None) -> None:
+    payload = {"prompt": prompt_text, "session_id": session, "prompt_id": f"p-{session}"}
+    handle("UserPromptSubmit", {**payload, **({"cwd": str(cwd)} if cwd else {})})
+
+
+def preferences() -> dict[str, State]:
+    return {m.text: m.state for m in memories.list_memories() if m.type is MemoryType.PREFERENCE}
+
+
+@pytest.mark.parametrize(
+    ("before", "reversal"),
+    [
+        pytest.param("Always use npm.", "From now on use pnpm instead of npm.", id="english"),
+        pytest.param("항상 npm 써줘.", "이제부터 npm 대신 pnpm 써줘.", id="korean"),
+    ],
+)
+def test_an_explicit_reversal_supersedes_without_a_conflict_through_the_hooks(
+    memory_home: Path, capsys: pytest.CaptureFixture[str], before: str, reversal: str
+) -> None:
+    old_text, new_text = before.rstrip("."), reversal.rstrip(".")
+    say(before, "s1")
+    say(reversal, "s2")
+    assert preferences() == {old_text: State.SUPERSEDED, new_text: State.ACTIVE}
+    assert conflicts.open_conflicts(memory_home) == []
+    assert ledger.entries(memory_home) == []
+    conflicts.scan(memory_home)  # the session start's worker finds nothing either
+    assert ledger.entries(memory_home) == []
+    started = context_text(handle("SessionStart", {"cwd": SHOP, "session_id": "s3"}))
+    assert main(["context", "--project", SHOP]) == 0
+    shown = capsys.readouterr().out
+    for text in (started, shown):
+        assert new_text in text
+        assert old_text not in text
+        assert "conflicts with" not in text
+        assert "disagree" not in text
+
+
+@pytest.mark.parametrize(
+    ("before", "plain"),
+    [
+        pytest.param("Always use npm.", "Always use pnpm.", id="english"),
+        pytest.param("항상 npm 써줘.", "항상 pnpm 써줘.", id="korean"),
+    ],
+)
+def test_two_plain_statements_are_still_a_conflict_to_ask_about(
+    memory_home: Path, before: str, plain: str
+) -> None:
+    say(before, "s1")
+    say(plain, "s2")
+    [entry] = conflicts.open_conflicts(memory_home)
+    assert (entry.kind, entry.severity) == ("same-key", "high")
+    text = context_text(handle("SessionStart", {"cwd": SHOP, "session_id": "s3"}))
+    assert "conflicts with" in text
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        pytest.param("Use bcrypt", "Use argon2 instead of bcrypt", id="instead"),
+        pytest.param("Always use black", "Don't use black anymore", id="anymore"),
+        pytest.param("Always use black", "We no longer use black", id="no-longer"),
+        pytest.param("bcrypt 써", "bcrypt 대신 argon2 써", id="ko-instead"),
+        pytest.param("항상 black 써", "이제 black 쓰지 마", id="ko-now"),
+        pytest.param("항상 black 써", "더 이상 black 쓰지 마", id="ko-no-longer"),
+    ],
+)
+def test_a_reversal_without_a_key_supersedes_the_older_preference(
+    memory_home: Path, old: str, new: str
+) -> None:
+    first = memories.save("preference", old, source=prompt("s1"), **RULE)
+    second = memories.save("preference", new, source=prompt("s2"), **RULE)
+    assert ledger.entries(memory_home) == []
+    assert states(first.id, second.id) == [State.SUPERSEDED, State.ACTIVE]
+    assert memories.get(second.id).details["supersedes"] == first.id
+    assert first.id in memories.get(second.id).related
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        pytest.param("Always use black", "Never use black", id="plain-dont"),
+        pytest.param("항상 black 써", "black 쓰지 마", id="ko-plain-dont"),
+        pytest.param("Use argon2 instead of bcrypt", "Use bcrypt", id="only-the-older-says"),
+    ],
+)
+def test_a_statement_that_does_not_say_which_wins_is_no_reversal(
+    memory_home: Path, old: str, new: str
+) -> None:
+    first = memories.save("preference", old, source=prompt("s1"))
+    second = memories.save("preference", new, source=prompt("s2"))
+    assert only_conflict(memory_home).is_open
+    assert states(first.id, second.id) == [State.ACTIVE, State.ACTIVE]
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        pytest.param(
+            "We'll go with MySQL for the orders database",
+            "Switching to Postgres for the orders database instead of MySQL",
+            id="english",
+        ),
+        pytest.param("MySQL로 하자", "MySQL 대신 Postgres로 하자", id="korean"),
+    ],
+)
+def test_a_decision_that_replaces_an_earlier_one_supersedes_it(
+    memory_home: Path, old: str, new: str
+) -> None:
+    first = memories.save("context", old, project=SHOP, tags=["decision"])
+    second = memories.save("context", new, project=SHOP, tags=["decision"])
+    assert ledger.entries(memory_home) == []
+    assert states(first.id, second.id) == [State.SUPERSEDED, State.ACTIVE]
+
+
+def test_a_projects_reversal_of_a_global_preference_is_its_exception(memory_home: Path) -> None:
+    general = memories.save("preference", "Always use black", source=prompt("s1"), **RULE)
+    here = memories.save(
+        "preference",
+        "In this repo use ruff instead of black",
+        project=SHOP,
+        scope="project",
+        source=prompt("s2"),
+        **RULE,
+    )
+    assert ledger.entries(memory_home) == []
+    assert states(general.id, here.id) == [State.ACTIVE, State.ACTIVE]  # black elsewhere
+
+
+def test_a_conflict_opened_for_a_reversal_before_is_resolved_by_the_scan(
+    memory_home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with monkeypatch.context() as patched:  # as every reversal was, before
+        patched.setattr(rules, "reverses", lambda *_sides: False)
+        old = memories.save("preference", "Always use npm", key="package-manager", **RULE)
+        new = memories.save("preference", "From now on use pnpm", key="package-manager", **RULE)
+    assert only_conflict(memory_home).is_open
+    conflicts.scan(memory_home)
+    entry = only_conflict(memory_home)
+    assert not entry.is_open
+    said = f'kept new; {old.id} (old) superseded — "{conflicts.REVERSAL_NOTE}"'
+    assert entry.resolutions[-1].endswith(said)
+    assert states(new.id, old.id) == [State.ACTIVE, State.SUPERSEDED]
+    assert "conflicts with" not in context_text(start_session({"cwd": SHOP}))
+
+
+@pytest.mark.parametrize(
+    ("text", "says"),
+    [
+        pytest.param("From now on use pnpm", True, id="from-now-on"),
+        pytest.param("Going forward, always use pnpm", True, id="going-forward"),
+        pytest.param("We switched to pnpm", True, id="switched-to"),
+        pytest.param("Use pnpm now", True, id="now"),
+        pytest.param("Always use pnpm", False, id="plain"),
+        pytest.param("Always use pnpm right now", False, id="right-now"),
+        pytest.param("Don't add any more dependencies than pnpm needs", False, id="any-more-of"),
+        pytest.param("앞으로 pnpm 써", True, id="ko-from-now-on"),
+        pytest.param("pnpm으로 바꾸자", True, id="ko-change"),
+        pytest.param("항상 pnpm 써", False, id="ko-plain"),
+        pytest.param("대체로 pnpm을 써", False, id="ko-generally-is-no-replace"),
+        pytest.param("변경 사항마다 pnpm으로 테스트해", False, id="ko-changes-is-no-change"),
+    ],
+)
+def test_what_counts_as_saying_the_newer_one_wins(text: str, says: bool) -> None:
+    at = datetime(2026, 11, 1, tzinfo=timezone.utc)
+    old, new = (
+        Memory(id=i, type=MemoryType.PREFERENCE, text=t, created_at=at, updated_at=at, last_seen=at)
+        for i, t in (("p-old", "Always use yarn"), ("p-new", text))
+    )
+    assert rules.reverses(new, old) is says

@@ -79,7 +79,7 @@ def _ledger(home: Path) -> dict[str, str]:
         (ENGLISH, KOREAN),
         (CHANGELOG, NO_CHANGELOG),
         (SCREENSHOTS, NO_SCREENSHOTS),
-        (DATE_FNS, DAYJS),
+        (DAYJS, DATE_FNS),
         (POSTGRES, SQLITE),
     ],
     ids=["same-key", "polarity", "polarity-ko", "instead", "decision"],

@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 
+from artibot_memory.api import memories
 from artibot_memory.capture import prompts
 from artibot_memory.capture.prompts import (
     Detected,
@@ -15,6 +16,8 @@ from artibot_memory.capture.prompts import (
     prose,
     slash_command,
 )
+from artibot_memory.plugin import entry
+from artibot_memory.store.model import MemoryType, Scope, State
 
 PROMPTS = Path(__file__).parent / "fixtures" / "prompts"
 
@@ -254,6 +257,7 @@ def test_the_trigger_words_miss_nothing_the_patterns_find(
     prompts_ = [row["prompt"] for row in labelled(name)]
     gated = [detect_preferences(p) for p in prompts_]
     monkeypatch.setattr(prompts, "may_hold", lambda _prompt: True)
+    monkeypatch.setattr(prompts, "names_a_trigger", lambda _prompt: True)
     assert [detect_preferences(p) for p in prompts_] == gated
 
 
@@ -322,3 +326,112 @@ def test_the_tuning_set_is_what_its_generator_writes() -> None:
 )
 def test_slash_commands_are_recognised(prompt: str, command: str | None) -> None:
     assert slash_command(prompt) == command
+
+
+# --- project facts said in passing, and said plainly ----------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("prompt", "fact"),
+    [
+        pytest.param(
+            "FYI, the payments webhook lives in services/hooks",
+            "the payments webhook lives in services/hooks",
+            id="fyi",
+        ),
+        pytest.param("btw staging runs on port 8443", "staging runs on port 8443", id="btw"),
+        pytest.param(
+            "Add a retry to the handler, btw the payments webhook lives in services/hooks",
+            "the payments webhook lives in services/hooks",
+            id="after-a-task",
+        ),
+        pytest.param(
+            "by the way the cron job runs at 3am UTC", "the cron job runs at 3am UTC", id="a-verb"
+        ),
+        pytest.param("the staging DB is Postgres 15", "the staging DB is Postgres 15", id="plain"),
+        pytest.param("we deploy on Fridays only", "we deploy on Fridays only", id="schedule"),
+        pytest.param("staging runs on fly.io", "staging runs on fly.io", id="platform"),
+        pytest.param(
+            "참고로 결제 웹훅은 services/hooks에 있어",
+            "결제 웹훅은 services/hooks에 있어",
+            id="ko-fyi",
+        ),
+        pytest.param(
+            "참고로 스테이징은 fly.io로 배포해", "스테이징은 fly.io로 배포해", id="ko-deploy"
+        ),
+        pytest.param(
+            "로그인 테스트 고쳐줘. 참고로 API 서버는 Go로 짜여 있어",
+            "API 서버는 Go로 짜여 있어",
+            id="ko-after-a-task",
+        ),
+        pytest.param("스테이징 DB는 Postgres 15야", "스테이징 DB는 Postgres 15야", id="ko-plain"),
+        pytest.param("배포는 금요일에만 해", "배포는 금요일에만 해", id="ko-schedule"),
+    ],
+)
+def test_a_fact_said_in_passing_or_plainly_is_kept_without_its_aside(
+    prompt: str, fact: str
+) -> None:
+    [detected] = detect_preferences(prompt)
+    assert (detected.kind, detected.scope, detected.why) == ("context", "project", "a project fact")
+    assert detected.text == fact
+
+
+@pytest.mark.parametrize(
+    "prompt",
+    [
+        pytest.param("btw does staging run on port 8443?", id="question"),
+        pytest.param("FYI what port is staging on", id="question-without-mark"),
+        pytest.param("if the staging DB were Postgres 15, could we use JSONB", id="hypothetical"),
+        pytest.param("for now staging runs on port 8443", id="one-off"),
+        pytest.param(
+            'the wiki says "the webhook lives in services/hooks" but it is old', id="quoted"
+        ),
+        pytest.param("> btw staging runs on port 8443\nis that still true", id="pasted"),
+        pytest.param("btw it's failing again on staging", id="a-pronouns-state"),
+        pytest.param("FYI the staging DB is down", id="the-moments-news"),
+        pytest.param("btw the payments webhook needs a retry", id="a-task-in-passing"),
+        pytest.param("btw I moved the webhook to services/hooks", id="what-i-did"),
+        pytest.param("The failing test is in tests/api/", id="a-failing-test"),
+        pytest.param("The API is OK now", id="not-a-name"),
+        pytest.param("스테이징은 몇 번 포트야?", id="ko-question"),
+        pytest.param("만약 스테이징 DB가 Postgres 15라면 JSONB 쓸 수 있어", id="ko-hypothetical"),
+        pytest.param("오늘은 스테이징이 8443 포트에서 돌아", id="ko-one-off"),
+        pytest.param("참고로 스테이징 어제 배포 실패했어", id="ko-the-moments-news"),
+        pytest.param("참고로 결제 웹훅 좀 봐줘", id="ko-a-request"),
+        pytest.param("README에는 항상 pnpm을 쓰라고 되어 있는데 CI는 npm을 써.", id="ko-reported"),
+    ],
+)
+def test_what_only_looks_like_a_fact_is_not_kept(prompt: str) -> None:
+    assert detect_preferences(prompt) == []
+
+
+@pytest.mark.parametrize(
+    ("prompt", "fact"),
+    [
+        pytest.param(
+            "Add a retry to the handler. FYI, the payments webhook lives in services/hooks.",
+            "the payments webhook lives in services/hooks",
+            id="english",
+        ),
+        pytest.param(
+            "결제 핸들러에 재시도 추가해줘. 참고로 스테이징은 fly.io로 배포해",
+            "스테이징은 fly.io로 배포해",
+            id="korean",
+        ),
+    ],
+)
+def test_a_fact_in_passing_is_stored_as_a_context_of_the_project_through_the_hook(
+    tmp_path: Path, prompt: str, fact: str
+) -> None:
+    project = tmp_path / "shop"
+    (project / ".git").mkdir(parents=True)
+    payload = {"prompt": prompt, "cwd": str(project), "session_id": "s1", "prompt_id": "p1"}
+    assert entry.run_hook("UserPromptSubmit", json.dumps(payload).encode()) == 0
+    [kept] = memories.list_memories(MemoryType.CONTEXT)
+    assert (kept.text, kept.project, kept.scope, kept.state) == (
+        fact,
+        str(project),
+        Scope.PROJECT,
+        State.ACTIVE,
+    )
+    assert "session-summary" not in kept.tags  # its own memory, not a line of a summary

@@ -7,7 +7,6 @@ import os
 import shutil
 import stat
 import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -33,14 +32,7 @@ SUMMARY = (
 )
 
 
-@pytest.fixture(autouse=True)
-def utc(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    """Local dates are the user's: pin the zone so a date in a line is known."""
-    monkeypatch.setenv("TZ", "UTC")
-    time.tzset()
-    yield
-    monkeypatch.undo()
-    time.tzset()
+pytestmark = pytest.mark.usefixtures("utc_days")  # local days are UTC days here
 
 
 def path(home: Path) -> Path:
@@ -562,10 +554,11 @@ def test_a_person_stated_in_a_prompt_is_kept_with_scope_and_tag_then_listed(
 ) -> None:
     handle("UserPromptSubmit", {"prompt": "Sara owns the billing service", "cwd": SHOP})
     [kept] = memories.list_memories("context")
-    assert (kept.scope, kept.project) == (Scope.PERSON, None)
+    assert (kept.scope, kept.project) == (Scope.PERSON, SHOP)  # the project it was said in
     assert "person:sara" in kept.tags
     semantic.refresh()
-    assert section_lines(memory_home, "Relationships & People") == ["Sara owns the billing service"]
+    lines = section_lines(memory_home, "Relationships & People")
+    assert lines == ["[shop] Sara owns the billing service"]
 
 
 # ---- when it is refreshed, and the edit verb

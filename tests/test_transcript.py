@@ -358,7 +358,7 @@ def test_prompts_exclude_tool_results_compaction_summaries_and_injected_blocks(
     ]
     d = digest_of(tmp_path, rows)
     assert d.prompts == (
-        "first line of the real prompt",
+        "first line of the real prompt second line",  # in words, on one line
         "list form prompt",
         "<div> is not centred",
     )

@@ -16,6 +16,12 @@ A conflict found goes to the ledger (``conflicts/YYYY-MM-DD.md``, the local day)
 then to both memories (``details["conflicts"]``, ``related``). A low-severity one is
 resolved at once when ``conflicts.auto_resolve_low`` says so, the newer side kept.
 Nothing is ever deleted: a resolution changes states and appends a line.
+
+A reversal (the newer statement says it wins: "from now on use pnpm instead of npm";
+:func:`artibot_memory.notes.conflicts.reverses`) is no conflict: the older side is
+superseded (``details["supersedes"]`` on the newer, as the store does for a key's new
+value) and nothing goes to the ledger; a conflict of the pair still open from before
+(logged when every reversal was one) is resolved, the newer kept (:func:`settle`).
 """
 
 from __future__ import annotations
@@ -61,6 +67,7 @@ BEHAVIOUR_KEYS = frozenset(
 MAX_RELATED = 10
 CONTRADICTED = "contradicted"
 AUTO_NOTE = "Temporarily preferred {new} over {old}"
+REVERSAL_NOTE = "the newer statement says it wins"
 
 
 @dataclass(frozen=True)
@@ -81,7 +88,7 @@ def check(stored: Sequence[Memory], home: Path | None = None) -> list[ledger.Ent
             return []
         pool = _pool(home, decisions=any(map(rules.is_decision, candidates)))
         near = Nearby(pool)
-        return record([f for memory in candidates for f in near.conflicts_of(memory)], home)
+        return settle([f for memory in candidates for f in near.conflicts_of(memory)], home)
     except Exception as exc:  # noqa: BLE001 - a conflict must never cost a save
         log_failure("conflicts", exc)
         return []
@@ -91,7 +98,77 @@ def scan(home: Path | None = None) -> list[ledger.Entry]:
     """Log every conflict among the live preferences and decisions (maintenance)."""
     pool = _pool(home, decisions=True)
     near = Nearby(pool)
-    return record([f for memory in pool for f in near.conflicts_of(memory)], home)
+    return settle([f for memory in pool for f in near.conflicts_of(memory)], home)
+
+
+def settle(found: Iterable[rules.Found], home: Path | None = None) -> list[ledger.Entry]:
+    """Supersede what a newer statement reversed; log the rest as conflicts (:func:`record`)."""
+    found = list(found)
+    reversals = [f for f in found if f.kind == rules.REVERSED]
+    if reversals:
+        _supersede(reversals, home)
+        _resolve_reversed(reversals, home if home is not None else memory_home())
+    return record([f for f in found if f.kind != rules.REVERSED], home)
+
+
+def _supersede(reversals: list[rules.Found], home: Path | None) -> None:
+    """Mark each reversed older side superseded and link it from the newer; write if needed."""
+    todo = [f for f in reversals if not _superseded_by(f.old, f.new)]
+    if not todo:
+        return  # the usual case on a scan: the store or an earlier check did it already
+    now = clock.now()
+    olds = {f.old.id: f for f in todo}
+    news: dict[str, list[rules.Found]] = defaultdict(list)
+    for reversal in todo:
+        news[reversal.new.id].append(reversal)
+
+    def change(_spec: object, entries: list[Memory], _ids: object) -> None:
+        by_id = {memory.id: memory for memory in entries}
+        for memory in entries:
+            if memory.id in olds and memory.state in rules.LIVE:
+                memory.state, memory.updated_at = State.SUPERSEDED, now
+                memory.related = _linked(memory.related, olds[memory.id].new.id)
+            for reversal in news.get(memory.id, []):
+                _take_over(memory, reversal.old, by_id.get(reversal.old.id), now)
+
+    change_each_store(group_by_store([*olds, *news], specs_for_id), change, home)
+
+
+def _superseded_by(old: Memory, new: Memory) -> bool:
+    linked = new.details.get("supersedes") == old.id or old.id in new.related
+    return old.state not in rules.LIVE and linked
+
+
+def _take_over(new: Memory, old: Memory, stored_old: Memory | None, now: datetime) -> None:
+    """Link the newer side to the older it reverses, as the store's supersede does."""
+    if "supersedes" not in new.details:
+        new.details = {**new.details, "supersedes": old.id}
+    new.related = _linked(new.related, old.id)
+    was = stored_old.state if stored_old is not None else old.state
+    if new.state is State.PENDING and was is State.ACTIVE:
+        new.state = State.ACTIVE  # a change of a confirmed preference is confirmed too
+    new.updated_at = now
+
+
+def _linked(related: list[str], other: str) -> list[str]:
+    return [*dict.fromkeys([*related, other])][:MAX_RELATED]
+
+
+def _resolve_reversed(reversals: list[rules.Found], home: Path) -> None:
+    """Resolve a reversal's conflict still open from before, the newer side kept."""
+    for reversal in reversals:
+        held = {c.get("id"): c for c in _conflicts_of(reversal.new) if isinstance(c, dict)}
+        if held.get(reversal.id, {}).get("status") == ledger.OPEN:
+            try:
+                resolve(reversal.id, "new", REVERSAL_NOTE, home)
+            except UsageError:  # its ledger section is gone: the memories keep their states
+                continue
+
+
+def _conflicts_of(memory: Memory) -> list[Any]:
+    """Return a memory's ``details["conflicts"]`` (nothing when it is not a list)."""
+    held = memory.details.get("conflicts")
+    return held if isinstance(held, list) else []
 
 
 class Nearby:
@@ -164,10 +241,7 @@ def _logged(conflict: rules.Found) -> bool:
 
 
 def _conflict_ids(memory: Memory) -> set[str]:
-    held = memory.details.get("conflicts")
-    return (
-        {str(c.get("id")) for c in held if isinstance(c, dict)} if isinstance(held, list) else set()
-    )
+    return {str(c.get("id")) for c in _conflicts_of(memory) if isinstance(c, dict)}
 
 
 def _entry(conflict: rules.Found, home: Path) -> ledger.Entry:

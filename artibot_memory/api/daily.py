@@ -5,9 +5,10 @@ once the session's summary is saved; :func:`note_memory` is what ``save … --no
 save tagged ``decision`` call. Everything comes from what the session really did, with no
 model in between:
 
-- **Events**: the session's ask (its first prompt, clipped; Claude Code's own prompts are
-  not the user's), the files created and edited, the tests run and how they ended, the
-  errors and what fixed them, the branch and how long it took. A session of nothing but
+- **Events**: the session's ask (its first prompt in words, what was pasted with it a
+  marker: :mod:`artibot_memory.text.ask`; Claude Code's own prompts are not the user's),
+  the files created and edited, the tests run and how they ended, the errors and what
+  fixed them, the branch and how long it took. A session of nothing but
   routine commands (``ls``, ``git status``…) gives at most its ask.
 - **Decisions**: the ones stated in the transcript, by the user or the assistant
   (:mod:`artibot_memory.capture.decisions`), and the memories this session saved with the
@@ -42,6 +43,7 @@ from artibot_memory.notes import daily
 from artibot_memory.notes.daily import DECISIONS, EVENTS, NOTES, OBSERVATIONS, Item
 from artibot_memory.recall import lookup
 from artibot_memory.store.model import Memory, MemoryType, Source
+from artibot_memory.text.ask import ask_in_words
 from artibot_memory.text.shell import command_signature, program_and_target
 from artibot_memory.text.trim import clip
 
@@ -64,6 +66,7 @@ MAX_FILES_NAMED = 6
 MAX_TESTS_NAMED = 3
 MAX_ERRORS_NAMED = 4
 DECISION_TAG = "decision"
+TODO_TAG = "todo"  # work left for later: a session start lists it as open
 STATED = "a decision stated"  # the why of a decision kept from the session's own words
 DECISION_CONFIDENCE = 0.6  # heard once, in the session's own words: not yet confirmed
 # why a context was kept from a prompt: asked to remember it, or stated as a project fact
@@ -94,6 +97,7 @@ def note_session(
         digest = read_transcript(digest.path, after_line=covered)
     items = session_items(digest, session_id, project) if digest.first_line else []
     keep_decisions(digest, session_id, project, home)
+    keep_todos(digest, session_id, project, home)
     items += _memory_items(session_id, digest, project, home)
     return _write(home, items)
 
@@ -107,21 +111,51 @@ def keep_decisions(
     day's note then cites the memory. Each is named by its session and transcript line, so
     a retried worker or a resumed session counts it once.
     """
+    return _keep_marks(
+        digest.decisions, DECISION_TAG, f"{STATED} by the", session_id, digest, project, home
+    )
+
+
+def keep_todos(
+    digest: SessionDigest, session_id: str, project: str | None, home: Path
+) -> list[Memory]:
+    """Keep what the session left to do as contexts tagged ``todo`` of its project.
+
+    The next session start lists them first, as open work, while they are recent
+    (:mod:`artibot_memory.recall.briefing`); outside a project they are not kept.
+    """
+    if project is None:
+        return []
+    return _keep_marks(
+        digest.todos, TODO_TAG, "left to do by the", session_id, digest, project, home
+    )
+
+
+def _keep_marks(  # noqa: PLR0917 - one builder for both kinds of mark, every part named
+    marks: tuple[Mark, ...],
+    tag: str,
+    why: str,
+    session_id: str,
+    digest: SessionDigest,
+    project: str | None,
+    home: Path,
+) -> list[Memory]:
+    """Save each distinct mark as a context tagged ``tag``, named by its session and line."""
     drafts = [
         Draft(
             MemoryType.CONTEXT,
             mark.text,
-            tags=[DECISION_TAG],
+            tags=[tag],
             project=project,
             confidence=DECISION_CONFIDENCE,
-            why=f"{STATED} by the {mark.kind}",
+            why=f"{why} {mark.kind}",
             source=Source(
                 channel="hook:SessionEnd", session_id=session_id, path=digest.path, line=mark.line
             ),
             created_at=mark.at,
-            observation=f"decision:{session_id}:{mark.line}",
+            observation=f"{tag}:{session_id}:{mark.line}",
         )
-        for mark in _distinct(digest.decisions)
+        for mark in _distinct(marks)
     ]
     return save_many(drafts, home=home) if drafts else []
 
@@ -179,7 +213,8 @@ def _events(d: SessionDigest, here: _Here) -> list[Item]:
 
 def _asked(asks: list[Mark], here: _Here) -> Item:
     more = f" (+{len(asks) - 1} more)" if len(asks) > 1 else ""
-    return here.item(EVENTS, asks[0].at, f'Asked: "{_said(asks[0].text, ASK_CHARS)}"{more}')
+    said = ask_in_words(disk.clean(asks[0].text), ASK_CHARS)  # redacted, then cut
+    return here.item(EVENTS, asks[0].at, f'Asked: "{said}"{more}')
 
 
 def _substantive(d: SessionDigest) -> bool:

@@ -32,7 +32,7 @@ from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any
 
-from artibot_memory.capture.summary import branch_of
+from artibot_memory.capture.sessions import branch_of
 from artibot_memory.core import clock, config, disk
 from artibot_memory.core.errors import UsageError
 from artibot_memory.core.paths import ensure_private_dir

@@ -8,12 +8,23 @@ we went with X", "만약 X로 하면"), a choice left open ("haven't decided"), 
 not the speaker's own words (fenced or inline code, quotes, pasted lines, tagged blocks:
 :func:`artibot_memory.capture.prompts.prose`).
 
+A decision keeps its reason. Said in the same sentence ("… because Z"), it is part of it;
+said in the sentence right after ("We'll go with Postgres. The reason is we need JSONB.",
+"argon2로 하자. 왜냐하면 bcrypt는 72바이트에서 잘리거든."), that sentence is joined to the
+decision when it gives a reason (:data:`_REASON`: opening with "because", "the reason is",
+"since", "왜냐하면", "이유는", or a Korean sentence ending in "때문이야", "…거든", "…니까",
+"…해서야"); "Because of that, …" tells a consequence, not a reason. A weaker choice, "let's
+use X" or "X를 쓰자", is a decision only with its reason (in the sentence, or the next)
+and only from the user: the assistant says "let's use grep" of its next step.
+
 The table below is the rule: each row a pattern and what it names, each negative a
 pattern that vetoes the sentence. A text without any anchor word (most of them) costs one
 lower-casing and a few ``in`` tests.
 
 >>> find_decisions("Chose argon2 over bcrypt because it is memory-hard.")
 ['Chose argon2 over bcrypt because it is memory-hard']
+>>> find_decisions("We'll go with Postgres. The reason is we need JSONB.")
+["We'll go with Postgres. The reason is we need JSONB"]
 >>> find_decisions("Should we go with argon2?")
 []
 >>> find_decisions("bcrypt 대신 argon2로 하자")
@@ -25,6 +36,7 @@ from __future__ import annotations
 import re
 
 from artibot_memory.capture.prompts import prose, sentences
+from artibot_memory.text.ask import data_as_markers
 
 __all__ = ["MAX_DECISION_CHARS", "find_decisions", "is_decision"]
 
@@ -54,6 +66,22 @@ _ANCHORS = (
     "로 가자",
     "로 갑시다",
     "로 합시다",
+    # a weaker choice, a decision only with its reason (_WEAK)
+    "let's use",
+    "lets use",
+    "let us use",
+    "let's pick",
+    "lets pick",
+    "let us pick",
+    "let's adopt",
+    "lets adopt",
+    "let us adopt",
+    "we'll use",
+    "we will use",
+    "쓰자",
+    "씁시다",
+    "사용하자",
+    "사용합시다",
 )
 _I = re.IGNORECASE
 _WHO = r"(?:(?:i|we|i've|we've|i have|we have|i'd|we'd)\s+)?"
@@ -99,7 +127,27 @@ _NEGATIVE_SOURCES = (
     (_KO_OPEN, 0),
     (r"면\s+(?:어때|어떨|좋겠)", 0),
 )
+# a weaker choice: a decision with its reason only, said by the user only
+_WEAK_SOURCES = (
+    (r"^(?:ok(?:ay)?[, ]+|so[, ]+|then[, ]+)?let'?s\s+(?:use|pick|adopt)\s+\S", _I),
+    (r"^(?:ok(?:ay)?[, ]+|so[, ]+|then[, ]+)?let\s+us\s+(?:use|pick|adopt)\s+\S", _I),
+    (r"^(?:ok(?:ay)?[, ]+|so[, ]+|then[, ]+)?we(?:'ll| will)\s+use\s+\S", _I),
+    (r"\S(?:를|을|로|으로)?\s*(?:쓰자|씁시다|사용하자|사용합시다)(?:[.!。 ]|$)", 0),
+)
+_STEP = re.compile(r"^\S+(?:\s+\S+){0,3}?\s+(?:to|for\s+\w+ing)\s+\w", _I)  # "use grep to find"
+# the sentence after a decision that gives its reason; "because of that" tells what follows
+_REASON = re.compile(
+    r"^(?:(?:and|that's|that\s+is|it's|it\s+is|this\s+is|mainly|mostly|partly|simply|just)\s+)?"
+    r"because\b(?!\s+of\s+(?:that|this|it)\b)"
+    r"|^(?:the\s+|our\s+|my\s+)?(?:main\s+|only\s+)?(?:reason|rationale|motivation)"
+    r"(?:\s+(?:is|was|being|here\s+is))?\b|^(?:why|reason|rationale)\s*:|^since\s+\S"
+    r"|^(?:왜냐하면|왜냐면|왜냐\s|이유는|그\s*이유는|이유\s*:|근거는)"
+    r"|(?:때문|거든|니까|니깐|므로|(?<!에)서)(?:이야|이에요|입니다|이다|야|요)?\s*[.!。]?$",
+    _I,
+)
+MAX_REASON_CHARS = 300  # longer is a paragraph, not the reason of one decision
 _POSITIVE = tuple(re.compile(source, flags) for source, flags in _POSITIVE_SOURCES)
+_WEAK = tuple(re.compile(source, flags) for source, flags in _WEAK_SOURCES)
 _NEGATIVE = tuple(re.compile(source, flags) for source, flags in _NEGATIVE_SOURCES)
 _RATIONALE = re.compile(
     r"\b(?:because|since|so that|as it|rather than|instead of|over|go with|going with)\b"
@@ -122,11 +170,26 @@ def find_decisions(text: str, *, assistant: bool = False) -> list[str]:
     """
     if not text or not _anchored(text):
         return []
-    found = []
-    for sentence in sentences(prose(text[:MAX_TEXT_CHARS])):
-        if is_decision(sentence) and (not assistant or _RATIONALE.search(sentence)):
-            found.append(_tidy(sentence))
-    return found[:MAX_FOUND]
+    found: list[str] = []
+    said = sentences(prose(data_as_markers(text[:MAX_TEXT_CHARS])))
+    at = 0
+    while at < len(said) and len(found) < MAX_FOUND:
+        sentence, after = said[at], said[at + 1] if at + 1 < len(said) else ""
+        reason = after if _gives_reason(after) else ""
+        if _decided(sentence, reason, assistant=assistant):
+            found.append(_tidy(sentence) + (f". {_tidy(reason)}" if reason else ""))
+            at += 1 if reason else 0  # the reason is this decision's, not a sentence of its own
+        at += 1
+    return found
+
+
+def _decided(sentence: str, reason: str, *, assistant: bool) -> bool:
+    """Tell whether a sentence (with the reason said after it, if any) is a decision."""
+    if is_decision(sentence):
+        return not assistant or bool(reason) or bool(_RATIONALE.search(sentence))
+    if assistant or not (reason or _RATIONALE.search(sentence)):
+        return False
+    return _states(sentence, _WEAK) and not _STEP.search(sentence)
 
 
 def is_decision(sentence: str) -> bool:
@@ -135,14 +198,34 @@ def is_decision(sentence: str) -> bool:
     >>> is_decision("We'll go with pnpm"), is_decision("What if we go with pnpm")
     (True, False)
     """
+    return _states(sentence, _POSITIVE)
+
+
+def _states(sentence: str, patterns: tuple[re.Pattern[str], ...]) -> bool:
+    """Tell whether a sentence matches one of ``patterns`` and none of the negatives."""
     if not MIN_SENTENCE_CHARS <= len(sentence) <= MAX_SENTENCE_CHARS:
         return False
     if "`" in sentence and not _INLINE_CODE.sub("", sentence).strip():
         return False  # only code
     plain = _INLINE_CODE.sub("code", sentence).strip()
-    if not any(pattern.search(plain) for pattern in _POSITIVE):
+    if not any(pattern.search(plain) for pattern in patterns):
         return False
     return not any(pattern.search(plain) for pattern in _NEGATIVE)
+
+
+def _gives_reason(sentence: str) -> bool:
+    """Tell whether a sentence gives the reason of the one before it (:data:`_REASON`).
+
+    >>> _gives_reason("The reason is we need JSONB."), _gives_reason("Because of that, migrate.")
+    (True, False)
+    >>> _gives_reason("왜냐하면 bcrypt는 72바이트에서 잘리거든."), _gives_reason("왜 그래?")
+    (True, False)
+    """
+    if not MIN_SENTENCE_CHARS // 2 <= len(sentence) <= MAX_REASON_CHARS:
+        return False
+    if sentence.rstrip().endswith(("?", "？")):
+        return False
+    return bool(_REASON.search(sentence.strip()))
 
 
 def _anchored(text: str) -> bool:

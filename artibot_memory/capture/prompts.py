@@ -16,10 +16,18 @@ out: fenced code, blockquotes (``>``), pasted log and code lines, tagged blocks
 - a liking ("I prefer …", "I'd rather …", "I like …", "…가 좋아", "선호해"): a **pending**
   preference, which becomes active when stated in a second session (seed 003);
 - a project fact in a shape that needs no request ("staging is deployed with …", "the API
-  lives in services/api", "the db is on port 5433"): a context of the project;
-- a fact about a person ("Sara owns the billing service", "ask Tom before touching the
-  payments schema", "Mina is our designer", "지민 님이 결제 서비스 담당이야", "배포 전에
-  민수에게 물어봐"): a context of scope ``person``, tagged ``person:<name>``.
+  lives in services/api", "the db is on port 5433", "the staging DB is Postgres 15", "we
+  deploy on Fridays only", "staging runs on fly.io", "스테이징 DB는 Postgres 15야"), or
+  said in passing after an aside ("FYI, the payments webhook lives in services/hooks",
+  "btw staging runs on port 8443", "참고로 스테이징은 fly.io로 배포해"): a context of the
+  project, the aside left out (:func:`project_fact`); not a hypothetical ("if the DB were
+  …", "만약 …라면"), a pronoun's passing state ("btw it's failing again"), the moment's
+  news ("the DB is down", "어제 배포 실패했어"), a task in passing ("btw X needs a retry")
+  or someone else's words ("…라고 되어 있는데");
+- a standing fact about a person, read first (:mod:`artibot_memory.capture.people`: "Sara
+  owns the billing service", "ask Tom before touching the payments schema", "billing
+  questions go to Sara", "지민 님이 결제 담당이에요", "릴리스는 민수 님이 승인해요"): a context
+  of scope ``person``, tagged ``person:<name>``, kept with what it means for the work.
 
 A preference is **project**-scoped when it names this repository ("in this repo", "here",
 "이 프로젝트에서") and no wider place ("in all my projects", "전역으로"); otherwise global.
@@ -41,6 +49,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from artibot_memory.capture import people
 from artibot_memory.text.subjects import subject_key
 
 TYPE_CHECKING = False  # typing costs an import on the hook's fast path
@@ -52,6 +61,7 @@ MAX_PROMPT_CHARS = 8_000
 MAX_SENTENCE_CHARS = 600  # longer is pasted text, not a statement; and it bounds the regexes
 MAX_FOUND = 10  # per prompt: a pasted list of a hundred rules is not a hundred memories
 MIN_QUOTED_WORDS = 3  # a quoted phrase this long is someone's words; "pnpm" in quotes is a name
+MIN_FACT_WORDS = 3  # after an aside, in English ("staging uses 8443"); Korean one fewer
 # Every pattern below needs one of these in the (lower-cased) prompt: a prompt without any,
 # most prompts, is answered without compiling a pattern. tests/test_prompts.py checks that
 # nothing the patterns find in the labelled sets lacks an anchor.
@@ -65,10 +75,25 @@ _ANCHORS = tuple(
         "|stored|port|hosted|기억|잊지|명심|메모|앞으로|이제부터|지금부터|다음부터|항상|언제나"
         "|늘|매번|무조건|절대|반드시|기본적|경우에도|계속|선호|좋|편|나아|낫|싫|별로|주로|보통"
         "|평소|대체로|배포|포트|호스팅|에 있|에있|에 들|에들"
-        "|owns |maintains | leads |responsible|in charge| is our | is the | ask |check with"
-        "|talk to|consult|담당|책임|관리자|오너|전에"
+        # facts in passing, and said plainly (_ASIDE, _FACT); a part of the stack only with
+        # what follows it ("db is", "서버는"): "api" or "server" alone opens many a task
+        "|fyi|btw|by the way|heads up|heads-up|for context|just so you know|jsyk|p.s|참고"
+        "|덧붙|알아 둬|알아둬|알아 두|runs on|running on| is in | are in | is under | are under"
+        "|we release|we ship|we publish|we only|we cut|releases |릴리|에서 돌아|위에서 돌아"
+        "|떠 있|떠있"
     ).split("|")
-)
+)  # and a person's words: people.mentions (may_hold)
+# the parts of the stack a plain fact names first ("the staging DB is Postgres 15")
+_PART_WORDS = (
+    "db database datastore cache queue broker backend frontend api server cluster runtime orm"
+    " ci pipeline registry cdn proxy gateway stack"
+).split()
+_KO_PART_WORDS = (
+    "db 디비 데이터베이스 캐시 큐 서버 백엔드 프론트 프론트엔드 api ci 클러스터 런타임 orm"
+    " 레지스트리 프록시 게이트웨이 스택"
+).split()
+_ANCHORS += tuple(f"{part} {verb}" for part in _PART_WORDS for verb in ("is ", "runs ", "uses "))
+_ANCHORS += tuple(f"{part}{particle}" for part in _KO_PART_WORDS for particle in ("는", "은"))
 
 
 class _Lazy:
@@ -261,9 +286,20 @@ _APPROVAL = _Lazy(r"^(?:좋아|좋아요|좋습니다|좋네|좋다)(?:[\s,.!]|$
 
 # --- project facts ------------------------------------------------------------------
 _DIR = r"`?(?:[\w.@-]+/)+[\w@-]*/?`?(?![\w./-]*\.\w{1,5}\b)"
+_PART = f"(?:{'|'.join(_PART_WORDS)})"  # a part of the stack, named before what it is
+_KO_PART = f"(?:{'|'.join(sorted(_KO_PART_WORDS, key=len, reverse=True))})"
+_NOT_A_NAME = (
+    r"(?:OK|okay|ready|done|down|up|fine|live|broken|empty|true|false|none|null|slow|fast)"
+)
+_PLATFORM = (
+    r"[\w-]+\.(?:io|dev|app|cloud|com|net)\b|k8s\b|kubernetes\b|aws\b|gcp\b|azure\b|heroku\b"
+    r"|vercel\b|netlify\b|fly\b|render\b|railway\b|ec2\b|ecs\b|eks\b|gke\b|lambda\b"
+    r"|node\s*\d|python\s*\d"
+)
 _FACT = _Lazy(
     r"\b(?:is|are|gets?|was|were)\s+deployed\s+(?:\w+ly\s+)?(?:with|via|using|through|by|to|on|from)\b"
-    r"|\b(?:we|you)\s+deploy\s+(?:with|via|using|through|by|to|on|from)\b"
+    r"|\b(?:we|you)\s+deploy\s+(?:with|via|using|through|by|to|on|from|every|each|once|twice"
+    r"|weekly|daily|nightly|monthly)\b"
     r"|\bdeploys?\s+(?:with|via|using|through|happen|go|run)\b"
     rf"|\b(?:lives?|resides?|sits?)\s+(?:in|under|at)\s+{_DIR}"
     rf"|\b(?:is|are)\s+(?:located|kept|stored)\s+(?:in|under|at)\s+{_DIR}"
@@ -272,7 +308,18 @@ _FACT = _Lazy(
     r"|(?:으로|로)\s*배포|배포(?:는|할\s*때는?)\s*.{1,40}?(?:으로|로)\s*(?:해|한다|돼|합니다|해요)"
     r"|(?:[\w.-]+/[\w./-]*)\s*(?:폴더|디렉터리|디렉토리)?에\s*(?:있|들어)"
     r"|(?:폴더|디렉터리|디렉토리)에\s*있"
-    r"|\d{2,5}\s*(?:번\s*)?포트|포트(?:는|를|로)?\s*\d{2,5}|호스팅(?:돼|되어|된다|해|하고)",
+    r"|\d{2,5}\s*(?:번\s*)?포트|포트(?:는|를|로)?\s*\d{2,5}|호스팅(?:돼|되어|된다|해|하고)"
+    # said plainly: what a part of the stack is, where it runs, when releases go out
+    rf"|\b{_PART}\s+(?:is|runs\s+on|uses|is\s+on)\s+(?!{_NOT_A_NAME}\b)(?:(?-i:[A-Z])[\w.+-]*|v?\d+(?:\.\d+)*\b)"
+    rf"|\b(?:runs|is\s+running|is\s+hosted)\s+on\s+(?!{_NOT_A_NAME}\b)(?:(?-i:[A-Z])[\w.+-]*|{_PLATFORM})"
+    rf"|\b(?:is|are)\s+(?:in|under)\s+{_DIR}"
+    r"|\b(?:we|they)\s+(?:only\s+)?(?:release|ship|publish|cut\s+releases?)\s+(?:only\s+)?"
+    r"(?:on|every|each|once|twice|weekly|daily|nightly|monthly|from|through|via|with|to)\b"
+    r"|\breleases?\s+(?:go\s+out|happen|ship|are\s+cut)\b"
+    rf"|{_KO_PART}(?:는|은)\s*[A-Za-z][\w.+-]*(?:\s*v?\d[\w.]*)?\s*"
+    r"(?:이야|야|입니다|이에요|예요|임|이다|(?:를|을)?\s*(?:써|씀|씁니다|사용해|사용합니다|사용함|사용\s*중))"
+    r"|(?:배포|릴리스|릴리즈)(?:는|은)\s*.{0,20}?(?:요일|매주|매일|격주|매달|마다|일주일에|한\s*달에)"
+    r"|[A-Za-z][\w.-]*\s*(?:에서|위에서)\s*(?:돌아|떠\s*있)",
     _I,
 )
 _HOW_TO_WORK = _Lazy(
@@ -282,6 +329,55 @@ _HOW_TO_WORK = _Lazy(
     r"|work|code|develop|program"
     r"|follow|include|show|tell|don't|do\s+not|no|never|always|stop|only|pick|choose)\b"
     r"|\b(?:should|must|shouldn't|mustn't)\b",
+    _I,
+)
+# An aside that introduces a fact in passing: "FYI, …", "btw …", "참고로 …" (what follows it)
+_ASIDE = _Lazy(
+    r"(?:^|[,;:—–]\s*|\s-\s|\s)(?:fyi|btw|by\s+the\s+way|heads[\s-]up|for\s+(?:reference|context"
+    r"|your\s+information)|just\s+so\s+you\s+know|jsyk|note\s+that|note\s*:|side\s+note|p\.?s\.?)"
+    r"(?![\w'])[\s,:-]*"
+    r"|(?:^|[,.]\s*|\s)(?:참고로(?:\s*말하면)?|참고\s*:|덧붙이자면|알아\s*(?:둬|두세요|둬요)\s*[,:])\s*[,:]?\s*",
+    _I,
+)
+# What states something about the project after an aside: a verb of a statement, in English
+_STATEMENT = _Lazy(
+    r"\b(?:is|are|'s|'re|has|have|lives|runs|uses|needs|requires|sits|goes|points|talks|calls"
+    r"|reads|writes|returns|deploys|depends|belongs|happens|listens|serves|holds|stores|keeps"
+    r"|contains|expects|means|takes|gets|ships|builds|connects|sends|handles|comes|supports"
+    r"|need|require|run|live|sit|talk|point|depend|expect|take|go|come|read|write|return"
+    r"|hold|store|contain|support|share)\b"
+    r"|\bwe\s+(?:only\s+|always\s+|usually\s+)?(?:use|run|deploy|release|ship|keep|host|have|need"
+    r"|store|build|test|pin|vendor|target|support)\b",
+    _I,
+)
+_KO_STATEMENT_END = _Lazy(r"[다야요어아해돼써음임함됨든네지]\s*[.!]?$")
+_KO_ASK = _Lazy(
+    r"(?:줘|줘요|주세요|주십시오|해라|하라|하세요|하십시오|마|마라|마세요|말아|하자|합시다|봐|봐요"
+    r"|부탁\S*|할\s*것)\s*[.!]?$"
+)
+_ORDER_OPENING = _Lazy(
+    r"^(?:please|pls|can\s+you|could\s+you|would\s+you|let's|let\s+us|fix|update|change|remove"
+    r"|delete|look|try|see|take|bump|revert|rename|move|refactor|implement|debug|find)\b",
+    _I,
+)
+# What a fact is not: a hypothetical, a bare pronoun's passing state, the moment's news
+_NOT_A_FACT = _Lazy(
+    r"\b(?:if|unless|suppose|supposing|assuming|imagine|maybe|perhaps|might|could|would|should"
+    r"|whether|in\s+case)\b|만약|만일|혹시|(?:다면|라면|으면|하면|되면|려면)(?:\s|,|$)"
+    r"|^(?:i|i'm|i've|i'd|i'll|you|you're|you've|it|it's|there|there's|here|here's|he|she|they"
+    r"|my|your)\b|^(?:this|that|these|those)\s+(?:is|are|was|were|'s|runs?|lives?|uses?|has|gets?)\b"
+    r"|^(?:나는|난|저는|전|내가|제가|너는?|니가|이거|이건|그거|그건|저거|여기|거기)(?:\s|$)"
+    r"|\b(?:is|are|was|were|'s|'re)\s+(?:still\s+|now\s+|currently\s+|all\s+)?(?:failing|broken|down"
+    r"|crashing|erroring|hanging|stuck|red|fixed|done|merged|gone|timing\s+out|not\s+working"
+    r"|changing|moving|going\s+away)\b|\b(?:broke|crashed|failed)\b"
+    r"|\b(?:yesterday|tomorrow|last\s+(?:night|week|time)|next\s+week|earlier|just\s+now|this\s+morning"
+    r"|at\s+the\s+moment|soon)\b"
+    r"|^(?:the|this|that|a|an|our)?\s*(?:[\w-]+\s+){0,3}?(?:bugs?|errors?|issues?|problems?|failures?"
+    r"|crash|typo|regression|fix|todo)\s+(?:is|are|was|were|lives?|sits?)\b"
+    r"|\b(?:needs?|requires?)\s+(?:a|an|another|more|some|to|\w+ing)\b"  # a task, in passing
+    r"|^(?:the\s+)?(?:failing|broken|crashing|erroring|flaky)\b"
+    r"|어제|내일|아까|방금|깨져|깨졌|실패|터졌|죽었|죽어|(?:에러|오류)\s*(?:나|가|났)|안\s*(?:돼|됨|되)|느려"
+    r"|(?:라|다)고\s",  # reported speech: someone else's words
     _I,
 )
 
@@ -301,30 +397,6 @@ _HERE = _Lazy(
     r"|(?<!from\s)\bhere\b(?!['’]s|\s+(?:is|are|was|were|on|and)\b)"
     r"|이\s*(?:프로젝트|레포|리포|저장소|코드베이스|repo|모노레포)|여기(?:서|에서|선)|우리\s*(?:프로젝트|레포|저장소)",
     _I,
-)
-
-
-# --- people ---------------------------------------------------------------------------
-_NAME = r"[A-Z][a-z]+(?:[ -][A-Z][a-z]+)?"  # "Sara", "Tom Lee": a name is capitalised
-_ROLE = (  # case-blind: "the PM", "our SRE"
-    r"(?i:(?:\w+\s+){0,2}(?:lead|manager|pm|designer|engineer|developer|owner|maintainer|contact"
-    r"|reviewer|admin|administrator|cto|ceo|architect|sre|qa|tester|expert|point\s+person|go-to)s?)"
-)
-_PERSON = _Lazy(
-    rf"^(?P<owner>{_NAME})\s+(?:owns|maintains|leads|is\s+responsible\s+for|is\s+in\s+charge\s+of)\s+\S"
-    rf"|^(?P<role>{_NAME})\s+is\s+(?:our|the\s+team's|the)\s+{_ROLE}\b"
-    rf"|\b(?i:ask|check\s+with|talk\s+to|consult)\s+(?P<asked>{_NAME})\s+(?i:before|first\b|about)\b",
-)
-_KO_PERSON = _Lazy(
-    r"^(?P<name>[가-힣A-Za-z]{1,10}?)\s*(?:님|씨)(?:이|가|은|는|께서)\s+.{1,60}?(?:담당|책임|관리자|오너)"
-    r"|(?:담당자?|책임자)(?:는|은)\s*(?P<owner>[가-힣A-Za-z]{1,10}?)\s*(?:님|씨)?\s*(?:이야|야|입니다|이에요|예요|임|이다)"
-    r"|전에\s*(?:꼭\s*|먼저\s*|반드시\s*|항상\s*)?(?P<asked>[가-힣A-Za-z]{1,10}?)\s*(?:님|씨)?"
-    r"(?:에게|한테|께)\s*(?:먼저\s*|꼭\s*)?(?:물어|확인|허락|얘기|말)"
-)
-_NOT_A_PERSON = frozenset(
-    "it this that the he she they we you i everyone everybody nobody someone somebody who team"
-    " claude copilot chatgpt gpt gemini"
-    " 나 저 너 우리 팀 누구 당신 제가 내가".split()
 )
 
 
@@ -366,6 +438,8 @@ def detect_preferences(prompt: str) -> list[Detected]:
     """Return the preferences and project facts a prompt states, in their order."""
     if not may_hold(prompt) or slash_command(prompt):
         return []
+    if not names_a_trigger(prompt):  # a person's words only: the rest could find nothing
+        return _people_in(prompt)
     found: list[Detected] = []
     previous, previous_found = "", False
     for sentence in sentences(prose(prompt[:MAX_PROMPT_CHARS])):
@@ -388,6 +462,15 @@ def may_hold(prompt: str) -> bool:
 
     >>> may_hold("Fix the failing test in checkout"), may_hold("Always use pnpm")
     (False, True)
+    """
+    return names_a_trigger(prompt) or people.mentions(prompt[:MAX_PROMPT_CHARS])
+
+
+def names_a_trigger(prompt: str) -> bool:
+    """Tell whether a prompt names a word a preference or a fact needs (not only a person's).
+
+    >>> names_a_trigger("Always use pnpm"), names_a_trigger("Sara reviews billing")
+    (True, False)
     """
     low = " " + prompt[:MAX_PROMPT_CHARS].lower()  # " ask " opens a prompt too
     return any(anchor in low for anchor in _ANCHORS)
@@ -435,18 +518,55 @@ def sentences(text: str) -> list[str]:
 
 
 def _stated(sentence: str) -> Detected | None:
+    person = people.find(sentence)  # its own vetoes: "this quarter" is no one-off for a person
+    if person is not None:
+        return _about_person(person)
     if _skipped(sentence):
         return None
-    person = person_of(sentence)
-    if person is not None:
-        return _about_person(sentence, person)
     if _is_rule(sentence):
         return _preference(sentence, "active", "stated as a rule")
     if _is_liking(sentence):
         return _preference(sentence, "pending", "stated as a liking")
-    if _FACT.search(sentence):
-        return _fact(sentence)
+    fact = project_fact(sentence)
+    return _fact(fact) if fact is not None else None
+
+
+def project_fact(sentence: str) -> str | None:
+    """Return the fact of the project a sentence states, in passing or plainly, or None.
+
+    In passing, after an aside ("FYI, …", "btw …", "참고로 …"), the fact is what follows it,
+    when that states something (a verb of a statement; in Korean, not a request); plainly,
+    the sentence is one of :data:`_FACT`'s shapes. Neither is a hypothetical, a pronoun's
+    passing state or the moment's news (:data:`_NOT_A_FACT`).
+
+    >>> project_fact("Add a retry there, btw the payments webhook lives in services/hooks")
+    'the payments webhook lives in services/hooks'
+    >>> project_fact("참고로 스테이징은 fly.io로 배포해"), project_fact("btw it's failing again")
+    ('스테이징은 fly.io로 배포해', None)
+    >>> project_fact("the staging DB is Postgres 15"), project_fact("if the DB is Postgres 15")
+    ('the staging DB is Postgres 15', None)
+    """
+    aside = _ASIDE.search(sentence)
+    if aside is not None and _states_a_fact(sentence[aside.end() :]):
+        return sentence[aside.end() :].strip()
+    if _FACT.search(sentence) and not _NOT_A_FACT.search(sentence.strip()):
+        return sentence
     return None
+
+
+def _states_a_fact(text: str) -> bool:
+    """Tell whether what follows an aside states something, rather than asks or orders."""
+    text = text.strip()
+    if not text or _skipped(text) or _NOT_A_FACT.search(text):
+        return False
+    if _FACT.search(text):
+        return True
+    if _ORDER_OPENING.match(text) or _HOW_TO_WORK.search(text):
+        return False
+    if any("가" <= char <= "힣" for char in text):
+        korean = not _KO_ASK.search(text) and _KO_STATEMENT_END.search(text)
+        return len(text.split()) >= MIN_FACT_WORDS - 1 and bool(korean)
+    return len(text.split()) >= MIN_FACT_WORDS and bool(_STATEMENT.search(text))
 
 
 def _skipped(text: str) -> bool:
@@ -477,9 +597,9 @@ def _what_to_remember(rest: str, sep: str) -> Detected | None:
     if sep == "to":  # "remember to …": a habit only with a rule or a when
         habit = _is_rule(rest) or _HABIT.search(rest)
         return _preference(rest, "active", "asked to remember") if habit else None
-    person = person_of(rest)
+    person = people.find(rest)
     if person is not None:
-        return _about_person(rest, person)
+        return _about_person(person)
     if _says_how_to_work(rest):
         return _preference(rest, "active", "asked to remember")
     return _fact(rest)
@@ -507,8 +627,10 @@ def _says_how_to_work(text: str) -> bool:
 
 
 def _is_rule(sentence: str) -> bool:
-    if _FUTURE.search(sentence) or _FUTURE_OPENING.match(sentence) or _ORDER.search(sentence):
+    if _FUTURE.search(sentence) or _ORDER.search(sentence):
         return True
+    if _FUTURE_OPENING.match(sentence):
+        return not _a_task_for_next_time(sentence)
     if _KO_RULE.search(sentence):
         return _korean_rule(sentence)
     opening = _LEADING_PLACE.sub("", sentence)  # "in this repo never …" opens with the order
@@ -518,6 +640,21 @@ def _is_rule(sentence: str) -> bool:
         return any(_HOW_TO_WORK.match(clause.strip()) for clause in sentence.split(","))
     verb = _I_ALWAYS.search(sentence)
     return verb is not None and _HOW_TO_WORK.match(verb.group("verb")) is not None
+
+
+def _a_task_for_next_time(sentence: str) -> bool:
+    """Tell a task left for the next session from a rule: "next time, add the expiry test".
+
+    "Next time use pnpm" names how to work (its subject has a key); "next time, always …"
+    says every time: both are rules. Anything else is work left to do
+    (:mod:`artibot_memory.capture.todos` keeps it).
+    """
+    if not _NEXT_TIME.match(sentence) or _ALWAYS.search(sentence):
+        return False
+    return subject_key(sentence) is None
+
+
+_NEXT_TIME = _Lazy(_LEAD + r"next\s+(?:time|session)\b", _I)
 
 
 _NOT_AN_ORDER = frozenset(  # "it never got …", "always the same error"
@@ -566,18 +703,14 @@ def _preference(text: str, strength: str, why: str) -> Detected:
 
 
 def person_of(sentence: str) -> str | None:
-    """Return the person a sentence states a fact about ("Sara owns …"), or None.
+    """Return the person a sentence states a standing fact about ("Sara owns …"), or None.
 
     >>> person_of("Sara owns the billing service"), person_of("ask Tom before a release")
     ('Sara', 'Tom')
     >>> person_of("지민 님이 결제 서비스 담당이야"), person_of("It owns the lock")
     ('지민', None)
     """
-    match = _PERSON.search(sentence) or _KO_PERSON.search(sentence)
-    name = next((g for g in match.groupdict().values() if g), None) if match else None
-    if name is None or name.lower() in _NOT_A_PERSON:
-        return None
-    return name
+    return people.person_of(sentence)
 
 
 def person_tag(name: str) -> str:
@@ -589,9 +722,24 @@ def person_tag(name: str) -> str:
     return "person:" + re.sub(r"\s+", "-", name.strip().lower())
 
 
-def _about_person(text: str, name: str) -> Detected:
-    tag = person_tag(name)
-    return Detected(_tidy(text), "context", "active", "person", None, "about a person", (tag,))
+def _people_in(prompt: str) -> list[Detected]:
+    """Return the facts about people of a prompt that names no other trigger word.
+
+    The same as the whole reading would find (a sentence without a trigger word is no
+    preference and no fact), without compiling the patterns that could find nothing.
+    """
+    found = []
+    for sentence in sentences(prose(prompt[:MAX_PROMPT_CHARS])):
+        person = people.find(sentence) if len(sentence) <= MAX_SENTENCE_CHARS else None
+        if person is not None:
+            found.append(_about_person(person))
+    return found[:MAX_FOUND]
+
+
+def _about_person(person: people.Person) -> Detected:
+    tag = person_tag(person.name)
+    text = _tidy(person.text)
+    return Detected(text, "context", "active", "person", None, "about a person", (tag,))
 
 
 def _fact(text: str) -> Detected:

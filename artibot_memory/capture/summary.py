@@ -1,17 +1,20 @@
 """A session digest as plain, dated text: the session summary a project context keeps.
 
 Every text from the transcript is redacted before any cut, so a secret is never half kept.
+Its ``Asked`` line holds each prompt in words (:func:`artibot_memory.text.ask.ask_in_words`):
+what was pasted with it (a log, code, an image, a data URL) is a short marker.
 """
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from artibot_memory.capture.journal import redacted
+from artibot_memory.capture.sessions import ASKED
 from artibot_memory.capture.transcript import FailedCommand, SessionDigest
+from artibot_memory.text.ask import ask_in_words
 from artibot_memory.text.trim import clip
 
 if TYPE_CHECKING:
@@ -75,7 +78,7 @@ def _render_lines(d: SessionDigest) -> list[str]:
     """Most useful first, so a tight ``max_chars`` cuts the least useful lines."""
     return [
         _header(d),
-        _list_line(ASKED, [clip(p, 120) for p in d.prompts], 4, " | "),
+        _list_line(ASKED, [ask_in_words(p, ASK_CHARS) for p in d.prompts], 4, " | "),
         _list_line("Created", [_short(p, d.cwd) for p in d.files_created], 8, ", "),
         _list_line("Edited", [_short(p, d.cwd) for p in d.files_edited], 8, ", "),
         *_test_lines(d),
@@ -109,35 +112,7 @@ def _duration(seconds: float) -> str:
     return f"{hours}h{minutes:02d}m" if hours else f"{minutes}m" if minutes else f"{secs}s"
 
 
-ASKED = "Asked"
-_BRANCH = re.compile(r", branch (?P<branch>[^,\n]+)")  # in the first line (_header)
-
-
-def asks_of(text: str) -> list[str]:
-    r"""Return the prompts a session summary lists (its ``Asked`` line), the one reader of it.
-
-    >>> asks_of("Session 1a2b 2026-11-30\nAsked (2): fix the cart | add a test\nEdited: a.ts")
-    ['fix the cart', 'add a test']
-    >>> asks_of("Session 1a2b 2026-11-30\nAsked: fix it")
-    ['fix it']
-    """
-    for line in text.splitlines()[1:]:
-        label, colon, rest = line.partition(": ")
-        if colon and (label == ASKED or label.startswith(f"{ASKED} (")):
-            return [ask for ask in rest.split(" | ") if ask and not ask.startswith("+")]
-    return []
-
-
-def branch_of(text: str) -> str | None:
-    r"""Return the git branch a session summary's first line names, the one reader of it.
-
-    >>> branch_of("Session 1a2b3c4d 2026-11-30 10:02–10:45 UTC, branch fix/login, in /src\nx")
-    'fix/login'
-    >>> branch_of("Session 1a2b3c4d 2026-11-30 10:02–10:45 UTC\nAsked: a, branch b") is None
-    True
-    """
-    found = _BRANCH.search((text.splitlines() or [""])[0])
-    return found.group("branch").strip() if found else None
+ASK_CHARS = 120  # of one ask on the Asked line
 
 
 def _list_line(label: str, items: tuple[str, ...] | list[str], top: int, sep: str) -> str:

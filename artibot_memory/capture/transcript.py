@@ -10,6 +10,12 @@ decision) keeps its transcript line (1-based, as an editor shows it) and time, a
 ``after_line`` reads only the lines after one already told: a transcript only grows, so a
 resumed session or a checkpoint followed by the end digests only what is new.
 
+What is kept out is never read (:mod:`artibot_memory.core.private`): a row whose line holds
+the word "private" loses its ``<private>`` blocks, in every string (the user's text, the
+assistant's, thinking, tool inputs, tool results), before any handler sees it; a row made
+in a working directory where capture is off is skipped whole (a session that moved into
+such a folder keeps nothing of what it did there).
+
 >>> digest = read_transcript("/no/such/session.jsonl")
 >>> digest.readable, digest.prompts, digest.is_empty
 (False, (), True)
@@ -31,8 +37,11 @@ from artibot_memory.capture import pairing
 from artibot_memory.capture.decisions import find_decisions
 from artibot_memory.capture.pairing import Fix, Step
 from artibot_memory.capture.prompts import MACHINE_PROMPTS
+from artibot_memory.capture.todos import find_todos
+from artibot_memory.core import private
 from artibot_memory.core.clock import parse_time
 from artibot_memory.text import trim
+from artibot_memory.text.ask import ask_in_words
 from artibot_memory.text.change import change_of
 from artibot_memory.text.shell import CommandLine
 from artibot_memory.text.signature import error_signature, exit_code
@@ -55,6 +64,7 @@ MAX_ITEMS = 500  # entries kept per list or counter, so a runaway session stays 
 MAX_ERRORS = 200  # failed commands kept (the error store itself caps at 200)
 SAID_CHARS = 4_000  # of one text block of the assistant's, read for what fixed an error
 MAX_DECISIONS = 50  # decisions kept per session
+MAX_TODOS = 20  # things left to do, kept per session
 MAX_STEPS = 20_000  # commands, edits, words and prompts kept for pairing
 IDLE_GAP_SECONDS = 300.0  # gaps between rows longer than this are not "active" time
 _FILE_TOOLS = frozenset({"Write", "Edit", "MultiEdit", "NotebookEdit"})
@@ -171,7 +181,7 @@ class SessionDigest:
     ended_at: datetime | None = None
     duration_seconds: float = 0.0
     active_seconds: float = 0.0  # the same span without idle gaps over five minutes
-    prompts: tuple[str, ...] = ()
+    prompts: tuple[str, ...] = ()  # each prompt's ask in words (artibot_memory.text.ask)
     slash_commands: Counter[str] = field(default_factory=Counter)
     files_created: tuple[str, ...] = ()
     files_edited: tuple[str, ...] = ()
@@ -191,6 +201,7 @@ class SessionDigest:
     asks: tuple[Mark, ...] = ()  # the user's own prompts (not Claude Code's machine prompts)
     changes: tuple[Mark, ...] = ()  # each file's first change: created or edited
     decisions: tuple[Mark, ...] = ()  # decisions stated (artibot_memory.capture.decisions)
+    todos: tuple[Mark, ...] = ()  # work left for later (artibot_memory.capture.todos)
 
     @property
     def is_empty(self) -> bool:
@@ -293,6 +304,7 @@ class _Parser:
         self.asks: list[Mark] = []
         self.changes: list[Mark] = []
         self.decisions: list[Mark] = []
+        self.todos: list[Mark] = []
         self.failure_lines: dict[int, int] = {}  # step -> transcript line of the failure
         self.meta: dict[str, str] = {}
         self.stamps: list[float] = []
@@ -314,6 +326,7 @@ class _Parser:
         self.tests: list[list[Any]] = []  # [command, passed, summary], mutable until the end
         self.background: dict[str, int] = {}  # background task id -> index in tests
         self.agents: set[str] = set()
+        self.unrecorded: dict[str, bool] = {}  # working directory -> capture is off there
 
     def feed_line(self, line: bytes) -> None:
         if not line.strip():
@@ -333,6 +346,8 @@ class _Parser:
         return True
 
     def feed(self, row: dict[str, Any]) -> None:
+        if self._capture_off(row.get("cwd")):
+            return
         self._envelope(row)
         if row.get("isSidechain") is True:  # a subagent's row: not the user's conversation
             self.agents.add(_text(row.get("agentId"), 100) or "sidechain")
@@ -346,6 +361,14 @@ class _Parser:
         }.get(kind if isinstance(kind, str) else "")
         if handler is not None:
             handler(row)
+
+    def _capture_off(self, cwd: object) -> bool:
+        """Tell whether capture is off in the row's working directory (asked once per folder)."""
+        if not isinstance(cwd, str) or not cwd:
+            return False
+        if cwd not in self.unrecorded:
+            self.unrecorded[cwd] = private.capture_off(cwd) is not None
+        return self.unrecorded[cwd]
 
     def _envelope(self, row: dict[str, Any]) -> None:
         self.at = _text(row.get("timestamp"), 40)
@@ -394,10 +417,12 @@ class _Parser:
         elif head and not head.startswith(
             ("[Request interrupted", "This session is being continued")
         ):
-            _append(self.prompts, _first_line(head))
+            ask = ask_in_words(head, TEXT_LIMIT)  # no pasted log, code, image or data
+            _append(self.prompts, ask)
             if row.get("promptSource") not in MACHINE_PROMPTS:
-                _append(self.asks, self._mark(_first_line(head)))
+                _append(self.asks, self._mark(ask))
                 self._decided(head, "user")
+                self._planned(head, "user")
             self.last_slash = None
             self._step(Step(pairing.TURN, at=self.at))
             self.open_turn = False
@@ -437,6 +462,7 @@ class _Parser:
             elif isinstance(block, dict) and block.get("type") == "text":
                 said = _text(block.get("text"), SAID_CHARS)
                 self._decided(said, "assistant")
+                self._planned(said, "assistant")
                 if self.open_turn and said.strip():  # only after a failure: kept small
                     self._step(Step(pairing.SAID, said, self.at))
 
@@ -449,6 +475,20 @@ class _Parser:
             return
         for found in find_decisions(text, assistant=speaker == "assistant"):
             self.decisions.append(self._mark(clip(found), speaker))
+
+    def _planned(self, text: str, speaker: str) -> None:
+        """Keep what ``text`` leaves to do (:mod:`artibot_memory.capture.todos`)."""
+        if len(self.todos) < MAX_TODOS:
+            self.todos += [self._mark(clip(todo), speaker) for todo in find_todos(text)]
+
+    def _open_todos(self) -> tuple[Mark, ...]:
+        """Return the user's todos, and the assistant's from its replies to the last prompt.
+
+        The assistant plans aloud while it works ("later I'll …"); what it leaves over is
+        what it says after the last prompt, when the session's work is done.
+        """
+        last_ask = self.asks[-1].line if self.asks else 0
+        return tuple(t for t in self.todos if t.kind == "user" or t.line > last_ask)
 
     def _tool_use(self, block: dict[str, Any]) -> None:
         tool_id, name = block.get("id"), block.get("name")
@@ -613,6 +653,7 @@ class _Parser:
             asks=tuple(self.asks),
             changes=tuple(self.changes),
             decisions=tuple(self.decisions),
+            todos=self._open_todos(),
         )
 
 
@@ -694,12 +735,20 @@ def _epoch(value: object) -> float | None:
 
 
 def _decode(line: bytes) -> dict[str, Any] | None:
-    """Decode the JSON object on one line; None for anything else (``[1]``, ``42``, ``{bad``)."""
+    """Decode the JSON object on one line, its ``<private>`` blocks out; None for anything else.
+
+    >>> _decode(b'{"text": "run <private>s3cr3t</private> now"}'), _decode(b"[1]")
+    ({'text': 'run [REDACTED:private] now'}, None)
+    """
     try:
         row = _loads(line)
     except (ValueError, RecursionError):  # orjson and json both raise ValueError subclasses
         return None
-    return row if isinstance(row, dict) else None
+    if not isinstance(row, dict):
+        return None
+    if private.may_hold_private(line):
+        private.scrub(row)
+    return row
 
 
 def _block_text(content: object) -> str:

@@ -27,7 +27,7 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from typing import Any
 
-from artibot_memory.capture.summary import asks_of
+from artibot_memory.capture.sessions import asks_of
 from artibot_memory.core.project import display_name
 from artibot_memory.notes.consolidate import DECISION_TAG, Item
 from artibot_memory.notes.promotion import Assessment, Candidate, Sighting

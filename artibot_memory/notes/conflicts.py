@@ -14,6 +14,28 @@ docs/METADATA.md §3 is the contract. Two memories conflict when (:func:`kind_of
 - **behaviour**: a stated preference and a command that keeps contradicting it (found by
   :mod:`artibot_memory.api.conflicts` from the counter-evidence).
 
+A conflict is for two statements neither of which says which one wins. When the newer
+one says so itself, it is a **reversal** (:data:`REVERSED`, :func:`reverses`): the older
+is superseded and no conflict is opened. The newer says so when it:
+
+- marks a change over time: "from now on", "going forward", "henceforth", "starting
+  today", "no longer", "anymore", "now" (not "right now", "for now": those are one-offs,
+  never kept), "switch to", "move to", "migrate to", "replace", "in favour of", "changed
+  my mind", a bare "instead" ("go with SQLite instead": instead of what was said);
+  "이제부터", "지금부터", "앞으로", "다음부터", "이제", "더 이상", "더는", "바꾸자/바꿔",
+  "변경해", "전환해", "갈아타", "옮기자", "대체해", a bare "대신" opening a clause
+  (:data:`_CHANGE`);
+- or names the older side's choice as what it replaces: "use Y instead of X", "Y rather
+  than X", "Y over X", "Y, not X", "X 대신 Y", "X 말고 Y", where X is the older side's
+  subject (:func:`artibot_memory.text.polarity.stance`'s ``instead_of``).
+
+Only the newer side counts (an older "Y instead of X" against a newer plain "use X" is a
+conflict: the newer contradicts what was settled, without saying it means to), and only
+where the newer applies wherever the older did: a project's reversal of a global
+preference ("in this repo use pnpm instead of npm") is that project's exception, which
+supersedes nothing and opens no conflict. Two plain statements ("always use npm", later
+"always use pnpm"; "항상 npm 써", later "항상 pnpm 써") are a conflict, to be asked.
+
 Severity (:func:`severity`): one point per established side, one when the older side is
 global; 0 low, 1 medium, 2 or 3 high. The ledger's sections are drawn here
 (:func:`render_entry`) and read by :func:`artibot_memory.store.ledger.parse_ledger`, the one
@@ -27,6 +49,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
@@ -48,12 +71,27 @@ SAME_KEY, POLARITY, INSTEAD, DECISION, BEHAVIOUR = (
     "behaviour",
 )
 KINDS = (SAME_KEY, POLARITY, INSTEAD, DECISION, BEHAVIOUR)
+REVERSED = "reversed"  # the newer side says it wins: a supersede, never a ledger entry
 DECISION_TAG = "decision"
 SIDE_CHARS = 200
 CONFIDENT = 0.8  # an active side this sure is established
 LIVE = frozenset({State.ACTIVE, State.PENDING})
 RULES = frozenset({"stated as a rule", "asked to remember"})
 FORGOTTEN = "[forgotten]"
+# The newer statement marks a change over time (the module docstring): it says it wins.
+_CHANGE = re.compile(
+    r"\b(?:from\s+now\s+on|from\s+here\s+on|going\s+forward|moving\s+forward|henceforth"
+    r"|hereafter|from\s+this\s+point\s+on|starting\s+(?:now|today)|no\s+longer|anymore"
+    r"|any\s+more(?=\s*(?:[.,;!]|$))"
+    r"|switch(?:ed|ing)?\s+(?:to|over|from)|mov(?:e|ed|ing)\s+(?:to|over\s+to|from)"
+    r"|migrat(?:e|ed|ing)\s+(?:to|from)|replac(?:e|ed|ing)\b|in\s+place\s+of|in\s+favou?r\s+of"
+    r"|changed\s+(?:my|our)\s+minds?|instead(?!\s+of\b))\b"
+    r"|(?<!right\s)(?<!for\s)\bnow\b|(?:^|[.,;:]\s*)대신(?:에)?\s"
+    r"|이제부터|지금부터|앞으로(?!\s*(?:가기|이동|나가|당겨))|다음부터|이제|더\s*이상|더는"
+    r"|바꾸(?:자|기로|어|었)|바꿔|바꿨|(?:변경|전환|대체)(?:해|하자|했|하기로|할게)|갈아타|갈아탔"
+    r"|옮기(?:자|기로)|옮겨|옮겼",
+    re.IGNORECASE,
+)
 
 
 @dataclass(frozen=True)
@@ -92,7 +130,11 @@ def comparable(memory: Memory) -> bool:
 
 
 def detect(new: Memory, others: Iterable[Memory]) -> list[Found]:
-    """Return the conflicts of ``new`` with ``others`` (a pair already logged included)."""
+    """Return the conflicts of ``new`` with ``others`` (a pair already logged included).
+
+    A reversal comes back as a :class:`Found` of kind :data:`REVERSED`: no conflict, the
+    older side to supersede.
+    """
     found = []
     for other in others:
         if other.id == new.id:
@@ -113,7 +155,49 @@ def ordered(a: Memory, b: Memory) -> tuple[Memory, Memory]:
 
 
 def kind_of(a: Memory, b: Memory) -> tuple[str, str] | None:
-    """Return (kind, label) when ``a`` and ``b`` disagree, else None (see the module docstring)."""
+    """Return (kind, label) when ``a`` and ``b`` disagree, else None (see the module docstring).
+
+    The kind is :data:`REVERSED` when the newer of the two says it wins (:func:`reverses`).
+    """
+    found = _disagreement(a, b)
+    if found is None:
+        return None
+    new, old = ordered(a, b)
+    if not reverses(new, old):
+        return found
+    return (REVERSED, found[1]) if covers(new, old) else None  # a project's exception
+
+
+def reverses(new: Memory, old: Memory) -> bool:
+    """Tell whether the newer statement says it wins over the older (the module docstring).
+
+    >>> from datetime import datetime, timezone
+    >>> t = datetime(2026, 11, 30, tzinfo=timezone.utc)
+    >>> def said(text: str) -> Memory:
+    ...     return Memory(id=text, type="preference", text=text, created_at=t,
+    ...                   updated_at=t, last_seen=t)
+    >>> reverses(said("From now on use pnpm"), said("Always use npm"))
+    True
+    >>> reverses(said("pnpm 대신 npm 써"), said("항상 pnpm 써"))
+    True
+    >>> reverses(said("Always use pnpm"), said("Always use npm"))
+    False
+    """
+    if _CHANGE.search(new.text):
+        return True
+    said, before = stance(new.text), stance(old.text)
+    if said is None or before is None or not said.instead_of:
+        return False
+    return same_subject(said.instead_of, before.subject)
+
+
+def covers(new: Memory, old: Memory) -> bool:
+    """Tell whether ``new`` applies wherever ``old`` does (global, or the same project)."""
+    return new.project is None or new.project == old.project
+
+
+def _disagreement(a: Memory, b: Memory) -> tuple[str, str] | None:
+    """Return (kind, label) when ``a`` and ``b`` disagree, whoever says which one wins."""
     if b.id == a.details.get("supersedes") or a.id == b.details.get("supersedes"):
         newer = ordered(a, b)[0]  # history: only a live value's change is a conflict
         keyed = a.type is MemoryType.PREFERENCE and newer.state in LIVE

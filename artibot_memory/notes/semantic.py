@@ -38,10 +38,11 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
-from artibot_memory.capture.summary import asks_of, branch_of
+from artibot_memory.capture.sessions import asks_of, branch_of
 from artibot_memory.core.project import display_name
 from artibot_memory.store import layers
 from artibot_memory.store.model import Memory, MemoryType, Scope, State
+from artibot_memory.text.ask import ask_in_words
 from artibot_memory.text.shell import CommandLine
 from artibot_memory.text.subjects import subject_key
 from artibot_memory.text.trim import clip
@@ -72,6 +73,7 @@ def _decided(text: str) -> str:
 
 
 LINE_CHARS = 160
+STATUS_ASK_CHARS = 90  # of the ask on a project's Status line
 MAX_PROJECTS = 8
 MAX_PER_KIND = 5  # decisions, facts per project; reversals
 MAX_PER_SECTION = 30
@@ -309,8 +311,8 @@ def status_of(summary: Memory) -> str:
     parts = [f"Status: last session {layers.local_day(summary.last_seen)}"]
     branch = branch_of(summary.text)
     parts += [f"branch {branch}"] if branch else []
-    asked = asks_of(summary.text)
-    done = f"; asked: {clip(asked[0], 90)}" if asked else ""
+    asked = asks_of(summary.text)  # in words again: a summary written before they were
+    done = f"; asked: {ask_in_words(asked[0], STATUS_ASK_CHARS)}" if asked else ""
     return ", ".join(parts) + done
 
 

@@ -91,8 +91,9 @@ _DO = (
 )
 _MARKERS = """always never dont don't do not avoid stop using use no longer must should prefer
     instead rather over please from now on remember default stick with switch go chose choose
-    decided decide pick we'll will it's
+    decided decide pick we'll will it's anymore
     항상 언제나 무조건 앞으로 늘 절대 쓰지 마 말고 대신 사용 사용해 사용하지 않 않는다 않아
+    이제 이제부터 지금부터 다음부터 더 이상 더는
     써 써줘 쓰자 해 해줘 하자 하지 금지 하기로 결정 정했다 로 으로"""
 # A Korean request's verb ("넣어줘", "써줘", "해라") is no part of what it is about: the don't
 # side's verb ("넣지 마") is left out by its pattern, the do side's here.

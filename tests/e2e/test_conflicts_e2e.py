@@ -1,9 +1,11 @@
 """A contradiction in real Claude Code sessions: logged, named at the next start once, resolved.
 
 Session 1 in project ``shop`` states a rule ("always use pnpm, never npm"). Session 2
-contradicts it ("always use yarn, never pnpm"): the new value wins as before, and the pair
-is now a conflict in ``conflicts/<today>.md``, both sides with their sources, high severity
-(the old side is an established global rule). Session 3's SessionStart context names it
+contradicts it plainly ("please always use yarn", saying neither "from now on" nor
+"instead of pnpm": a reversal that says so supersedes with no conflict,
+notes/conflicts.py): the new value wins as before, and the pair is now a conflict in
+``conflicts/<today>.md``, both sides with their sources, high severity (the old side is
+an established global rule). Session 3's SessionStart context names it
 once, with the command that resolves it; session 4's does not name it again. The user
 keeps the old rule with ``conflicts resolve ID --keep old``: pnpm is active again, yarn is
 kept as superseded history, and the ledger entry says how it was resolved.
@@ -37,7 +39,7 @@ if TYPE_CHECKING:
 pytestmark = [pytest.mark.e2e, pytest.mark.usefixtures("claude_bin")]
 
 OLD = "From now on always use pnpm, never npm, in every project."
-NEW = "From now on always use yarn, never pnpm, in every project."
+NEW = "Please always use yarn in every project."
 
 
 def _preference(memory_home: Path, words: str) -> dict[str, object]:
