@@ -540,7 +540,7 @@ def test_json_keeps_its_shape_and_gains_a_version(capsys: pytest.CaptureFixture[
     assert isinstance(stats, list)
     assert all(r["schema"] == "artibot-memory/1" for r in stats)
     context = json.loads(run(capsys, "context", "--json")[1])
-    assert {"schema", "project", "context", "chars"} == context.keys()
+    assert {"schema", "project", "context", "chars", "lines", "left_out"} == context.keys()
 
 
 def test_doctor_calls_a_home_with_no_journal_yet_ok(capsys: pytest.CaptureFixture[str]) -> None:

@@ -56,8 +56,7 @@ def test_the_session_start_text_shows_runs_and_failures() -> None:
     run("ruff check .", tool_use_id="toolu_ruff")
     ingest()
     text = get_relevant_context(SHOP)
-    assert '"pytest -q" ×42, 3 failed' in text
-    assert '"ruff check ." ×1\n' in text + "\n"  # no failures, nothing said of them
+    assert "`pytest -q` ×42 (3 failed), `ruff check .` ×1\n" in text + "\n"  # no failure: none said
 
 
 def test_the_cached_session_start_shows_the_same_counts() -> None:
@@ -71,7 +70,7 @@ def test_the_cached_session_start_shows_the_same_counts() -> None:
     assert served
     assert cached == fresh
     assert cached is not None
-    assert '"npm test" ×2, 1 failed' in cached["hookSpecificOutput"]["additionalContext"]
+    assert "`npm test` ×2 (1 failed)" in cached["hookSpecificOutput"]["additionalContext"]
 
 
 def test_a_replayed_batch_counts_each_failure_once() -> None:

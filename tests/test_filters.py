@@ -246,26 +246,23 @@ def test_the_cli_filters_context(capsys: pytest.CaptureFixture[str], memory_home
         pending_only = json.loads(capsys.readouterr().out)["context"]
     assert weak in plain
     assert pending not in plain
-    assert "argon2" in plain
+    assert "argon2" not in plain  # the notes are searched per prompt, not handed to a start
     assert weak not in sure
-    assert "argon2" not in sure  # a metadata filter: no layer lines
     assert pending in pending_only
     assert "Use pnpm" not in pending_only
     [line] = [line for line in pending_only.splitlines() if pending in line]
     assert line.endswith("(unverified: seen once)")
 
 
-def test_context_filters_layer_lines_by_date(memory_home: Path) -> None:
-    write_day(memory_home, "2026-11-29", DAY.replace("2026-11-20", "2026-11-29"))
+def test_context_filters_memories_by_when_they_were_last_seen() -> None:
+    save("Use pnpm for packages", at="2026-11-20T10:00:00Z", confidence=0.9)
+    save("Answer in English", at="2026-11-29T10:00:00Z", confidence=0.9)
     with freeze_time(NOW):
         recent = get_relevant_context(
             SHOP, record=False, filters=Filters(since=since_arg("2026-11-29"))
         )
-        later = get_relevant_context(
-            SHOP, record=False, filters=Filters(since=since_arg("2026-11-30"))
-        )
-    assert "argon2" in recent
-    assert "argon2" not in later
+    assert "Answer in English" in recent
+    assert "pnpm" not in recent
 
 
 # ---- the index and its fallback

@@ -170,8 +170,8 @@ def test_the_context_ends_a_flagged_line_with_its_words_and_says_how_to_use_them
     assert lines[stale].endswith("(not confirmed since 2026-03-01)")
     assert lines[doubtful].endswith("(unverified: confidence 0.30)")
     assert lines[fresh].endswith('"커밋 메시지는 한국어로 쓴다"')
-    assert text.startswith(HEADER)
-    assert "Marked memories may be stale or disputed: say so, and cite the source" in HEADER
+    assert text.startswith(HEADER.format(where=" in shop"))
+    assert "a flagged one may be stale or disputed (say so, and cite the id" in HEADER
 
 
 def test_the_context_names_an_open_conflict_as_a_question() -> None:

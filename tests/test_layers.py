@@ -43,9 +43,13 @@ STDLIB_ONLY = {
     "artibot_memory.capture.journal",
     "artibot_memory.capture.hooklog",
     "artibot_memory.capture.prompts",
+    "artibot_memory.capture.people",
     "artibot_memory.capture.decisions",
     "artibot_memory.capture.transcript",
     "artibot_memory.capture.pairing",
+    "artibot_memory.capture.sessions",
+    "artibot_memory.capture.todos",
+    "artibot_memory.capture.summary",
     "artibot_memory.recall.startcache",
     "artibot_memory.recall.known_errors",
     "artibot_memory.store.table",
@@ -59,7 +63,7 @@ STDLIB_ONLY = {
     "artibot_memory.cli.render",
     *(
         f"artibot_memory.recall.{n}"
-        for n in "lookup search context scoring vectors prompt_recall shown flags".split()
+        for n in "lookup search context briefing scoring vectors prompt_recall shown flags".split()
     ),
     "artibot_memory.store.index",
     "artibot_memory.store.layers",
@@ -68,12 +72,12 @@ STDLIB_ONLY = {
     *(
         f"artibot_memory.text.{n}"
         for n in (
-            "signature trim framing shell change subjects tokens stemmer markdown polarity"
+            "signature trim framing shell change subjects tokens stemmer markdown polarity ask"
         ).split()
     ),
     *(
         f"artibot_memory.core.{n}"
-        for n in "errors clock config disk entropy paths project redact venv".split()
+        for n in "errors clock config disk entropy paths private project redact venv".split()
     ),
 }
 # The entry turns ``site`` back on before it goes beyond the fast path, and a few

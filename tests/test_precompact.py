@@ -190,9 +190,8 @@ def test_a_session_killed_after_a_compaction_is_summarised_at_the_next_start(
     assert summary.key == f"session:{SESSION_ID}"
     assert "1 compaction(s)" in summary.text  # read from the transcript as it is now
     assert output is not None
-    assert (
-        "Please run the test commands | again" in output["hookSpecificOutput"]["additionalContext"]
-    )
+    context = output["hookSpecificOutput"]["additionalContext"]
+    assert 'asked "Please run the test commands" (+1 more)' in context  # the session's line
 
 
 def test_a_checkpoint_finishing_after_the_session_end_leaves_the_end_summary(

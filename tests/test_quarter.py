@@ -47,6 +47,7 @@ from week import Session, live, lived_home
 from artibot_memory.api import evolve
 from artibot_memory.api.memories import list_memories
 from artibot_memory.cli.app import main as cli_main
+from artibot_memory.recall.prompt_recall import prompt_output
 from artibot_memory.store import audit
 from artibot_memory.store.model import Memory, MemoryType
 from artibot_memory.text import markdown
@@ -216,19 +217,18 @@ def test_the_rising_rule_has_the_evidence_of_every_session_that_restated_it(home
     assert len(_evidence_sessions(rule)) >= 5  # volume 1 in reflect's formula
 
 
-def test_the_reversal_supersedes_the_old_preference_and_both_sides_meet_in_a_conflict(
-    home: Path,
-) -> None:
+def test_the_reversal_supersedes_the_old_preference_without_a_conflict(home: Path) -> None:
     old, new = _one(home, ENGLISH_COMMITS), _one(home, KOREAN_COMMITS)
     assert old.key == new.key == "commit-language"
     assert old.state.value == "superseded"
     assert new.state.value == "active"
+    assert new.details["supersedes"] == old.id
     assert _evidence_sessions(old) == _session_ids("reversed-old")
     assert _evidence_sessions(new) == _session_ids("reversed-new")
     assert len(_evidence_sessions(new)) > len(_evidence_sessions(old))  # contradicted, at last
-    [conflict] = [c for c in old.details["conflicts"] if c["with"] == new.id]
-    assert conflict["kind"] == "same-key"
-    assert any(c["id"] == conflict["id"] for c in new.details["conflicts"])
+    # "앞으로 …" says the new one wins: nothing to ask (notes/conflicts.py, a reversal)
+    assert not [c for c in old.details.get("conflicts", []) if c["with"] == new.id]
+    assert not [c for c in new.details.get("conflicts", []) if c["with"] == old.id]
 
 
 def test_the_unused_preference_was_last_seen_over_ninety_days_before_the_last_evolve(
@@ -453,3 +453,54 @@ def test_a_beliefs_state_is_on_its_memory_for_show_to_tell(
     assert len(shown["evidence"]) >= belief["sources"]  # evolve deletes no evidence
     text = _cli(capsys, "show", rule.id)
     assert f"belief:     {belief['confidence']:.2f}, {belief['freshness']}" in text
+
+
+# ---- what a session of shop is handed after the quarter (issue 25)
+
+BOOKKEEPING = re.compile(
+    r"Session [0-9a-f]{8}|\d\d:\d\d–\d\d:\d\d|UTC|claude-test|/work/|distinct\)|active\)"
+)
+
+
+def _in_shop(lived: Lived) -> str:
+    return str(lived.home.parent / "work" / "shop")
+
+
+def test_a_shop_session_starts_with_what_it_needs_and_no_bookkeeping(
+    evolved: Lived, capsys: pytest.CaptureFixture[str]
+) -> None:
+    text = _cli(capsys, "context", "--project", _in_shop(evolved))
+    assert len(text) <= 3_600
+    assert not BOOKKEEPING.search(text), BOOKKEEPING.search(text)
+    assert "always use pnpm, never npm" in text
+    assert "커밋 메시지는 한국어로" in text
+    assert "Always write commit messages in English" not in text  # superseded
+    assert "TS2345" in text  # the coupon's error ...
+    assert "fixed by" in text  # ... with its fix
+    assert '"Tidy the cart styles." (asked 4×' in text  # the routine ask, folded
+    lines = [line for line in text.splitlines() if line.startswith("- ")]
+    assert len(lines) == len(set(lines))
+
+
+@pytest.mark.parametrize(
+    ("prompt", "wanted"),
+    [
+        pytest.param(
+            "The coupon total is wrong again on main, can you look?", "err-", id="coupon-en"
+        ),
+        pytest.param("what fixed it last time? the coupon total again", "err-", id="fixed-it"),
+        pytest.param("커밋 메시지는 어떤 언어로 써야 해?", "pref-", id="commit-language-ko"),
+    ],
+)
+def test_a_prompt_gets_the_record_that_answers_not_a_summary(
+    evolved: Lived, prompt: str, wanted: str
+) -> None:
+    payload = {"prompt": prompt, "cwd": _in_shop(evolved), "session_id": f"fresh-{prompt[:8]}"}
+    with freeze_time(FINAL + timedelta(minutes=5)):
+        output = prompt_output(payload, home=str(evolved.home))
+    assert output is not None
+    text = output["hookSpecificOutput"]["additionalContext"]
+    [first, *_] = [line for line in text.splitlines() if line.startswith("- [")]
+    assert f"· {wanted}" in first
+    assert "session:" not in text
+    assert len(text) <= 1_500

@@ -6,7 +6,6 @@ project's session start, and MEMORY.md lines were dated by the file's modificati
 
 from __future__ import annotations
 
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -14,6 +13,7 @@ import pytest
 from freezegun import freeze_time
 
 from artibot_memory.api import memories, semantic
+from artibot_memory.recall import lookup
 from artibot_memory.recall.context import get_relevant_context
 from artibot_memory.store.model import Scope
 from artibot_memory.text import markdown
@@ -21,14 +21,7 @@ from artibot_memory.text import markdown
 SHOP, BLOG = "/src/shop", "/src/blog"
 
 
-@pytest.fixture(autouse=True)
-def utc(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    """A line's date is the user's local day: pin the zone so it is known."""
-    monkeypatch.setenv("TZ", "UTC")
-    time.tzset()
-    yield
-    monkeypatch.undo()
-    time.tzset()
+pytestmark = pytest.mark.usefixtures("utc_days")  # local days are UTC days here
 
 
 @pytest.fixture
@@ -67,25 +60,31 @@ def test_a_project_memorys_line_names_its_project_in_every_section(lived: Path) 
 @pytest.mark.usefixtures("lived")
 def test_another_projects_lines_never_reach_a_session_start() -> None:
     blog = get_relevant_context(BLOG, record=False)
-    assert "Changed: was Use tabs" not in blog
-    assert "Sara reviews" not in blog
+    for theirs in ("Use tabs", "Use spaces", "Sara reviews"):
+        assert theirs not in blog
     assert "Mina is the contact" in blog  # a global person
     shop = get_relevant_context(SHOP, record=False)
-    assert "Changed: was Use tabs in this repo" in shop
+    assert "Use spaces in this repo" in shop
+    assert "Use tabs in this repo" not in shop  # superseded: never shown as current
     assert "The blog deploys" not in shop
 
 
 @pytest.mark.usefixtures("lived")
-def test_a_memory_md_line_is_dated_by_its_memorys_last_sighting() -> None:
+def test_a_session_start_line_is_dated_by_its_memorys_last_sighting() -> None:
     with freeze_time("2026-12-02 10:00:00"):
         memories.save("context", "Mina is the contact for the design system", scope=Scope.PERSON)
         semantic.refresh()
         blog = get_relevant_context(BLOG, record=False)
     [line] = [line for line in blog.splitlines() if "Mina is the contact" in line]
-    assert line.startswith("- [2026-12-02 · MEMORY.md:")
-    shop = get_relevant_context(SHOP, record=False)
-    [line] = [line for line in shop.splitlines() if "Changed: was Use tabs" in line]
-    assert line.startswith("- [2026-11-20 · MEMORY.md:")  # the old value's last sighting
+    assert line.startswith("- [2026-12-02 · ctx-")
+
+
+def test_the_index_dates_a_memory_md_line_by_its_memorys_last_sighting(lived: Path) -> None:
+    [line] = [
+        row for row in lookup.layer_lines(home=lived) if row.marker and "Changed: was" in row.text
+    ]
+    assert line.date.astimezone().date().isoformat() == "2026-11-20"  # its memory's, not the file's
+    assert line.project == "shop"
 
 
 def test_a_line_a_person_adds_with_a_project_is_that_projects_memory(lived: Path) -> None:
@@ -107,4 +106,5 @@ def test_removing_the_project_from_a_derived_line_keeps_it_in_its_project(lived:
     path.write_text(text.replace("- [shop] Changed: was", "- Changed: was"), encoding="utf-8")
     semantic.refresh()
     assert "[shop] Changed: was" in path.read_text(encoding="utf-8")
-    assert "Changed: was" not in get_relevant_context(BLOG, record=False)
+    [row] = [row for row in lookup.layer_lines(home=lived) if "Changed: was" in row.text]
+    assert row.project == "shop"

@@ -65,6 +65,15 @@ def test_records_waiting_in_the_journal_send_it_back_to_the_full_path() -> None:
     assert serve_cached_start(SHOP)[0] is False
 
 
+def test_back_to_back_starts_are_all_served_from_the_cache() -> None:
+    memories.save("preference", "Use pnpm, not npm")
+    start_fully_then_drain()
+    outputs = [serve_cached_start({**SHOP, "session_id": f"s{n}"}) for n in range(4)]
+    assert all(served for served, _ in outputs)  # each journals an access: none renders again
+    assert len({json.dumps(output) for _, output in outputs}) == 1
+    assert [len(r["ids"]) for r in journal.drain() if r["event"] == journal.ACCESS_EVENT] == [1] * 4
+
+
 def test_another_project_has_its_own_cache() -> None:
     memories.save("context", "shop fact", project="/src/shop")
     start_fully_then_drain()

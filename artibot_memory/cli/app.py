@@ -112,7 +112,8 @@ EXAMPLES: dict[str, list[tuple[str, str]]] = {
         ("get MEMORY.md --json", "its sections, each line with its source"),
     ],
     "context": [
-        ("context", "what a new session of this project receives"),
+        ("context", "what a new session of this project receives, exactly"),
+        ("context --explain", "why each line is there, and what was left out"),
         ('context --project shop --query "deploy" --budget 2000', ""),
     ],
     "prune": [
@@ -430,12 +431,17 @@ def _add_read_verbs(subparsers: argparse._SubParsersAction[argparse.ArgumentPars
     context.add_argument(
         "--budget",
         type=int,
-        default=8_000,
+        default=None,
         metavar="CHARS",
-        help="at most this many characters (default 8000, what a session start gets)",
+        help="at most this many characters (default: the context.budget setting, 3600)",
+    )
+    context.add_argument(
+        "--explain",
+        action="store_true",
+        help="say why each line is there, and what was left out and why",
     )
     _add_filters(context)
-    _json_flag(context, "the project, the text and its length")
+    _json_flag(context, "the project, the text, its length and each line's reason")
 
 
 def _add_get(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

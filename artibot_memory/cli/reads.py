@@ -34,7 +34,8 @@ from artibot_memory.core.errors import UnknownMemoryError, UsageError
 from artibot_memory.core.paths import memory_home
 from artibot_memory.core.project import display_name, git_root, resolve_project
 from artibot_memory.recall import flags, lookup
-from artibot_memory.recall.context import get_relevant_context
+from artibot_memory.recall.briefing import explain
+from artibot_memory.recall.context import brief_project
 from artibot_memory.recall.search import search_layers
 from artibot_memory.store import layers
 from artibot_memory.store.record import FIELDS as RECORD_FIELDS
@@ -249,7 +250,8 @@ def hit_note(row: dict[str, Any]) -> list[str]:
     if not said:
         return []
     origin = row.get("origin")
-    if origin and origin not in {row.get("source"), row.get("text")}:
+    a_line = row.get("layer") in {layers.EPISODIC, layers.SEMANTIC}  # its origin is itself
+    if origin and not a_line and origin != row.get("text"):
         said.append(f"source {origin}")
     return said
 
@@ -336,12 +338,28 @@ def cmd_show(args: argparse.Namespace) -> Output:
 
 
 def cmd_context(args: argparse.Namespace) -> Output:
-    """``context``: the text SessionStart would inject for this project."""
+    """``context``: the text SessionStart would inject for this project (``--explain``: why)."""
     project = resolve_project(args.project, Path.cwd())
-    text = get_relevant_context(
-        project, args.query, args.budget, record=False, filters=filters_of(args)
-    )
-    return Output({"project": project, "context": text, "chars": len(text)}, [text] if text else [])
+    found = brief_project(project, args.query, args.budget, filters=filters_of(args))
+    data = {
+        "project": project,
+        "context": found.text,
+        "chars": len(found.text),
+        "lines": [
+            {"section": name, "text": item.text, "why": item.why} for name, item in found.kept
+        ],
+        "left_out": [
+            {"section": name, "text": item.text, "why": item.why, "reason": reason}
+            for name, item, reason in found.left_out
+        ],
+    }
+    if getattr(args, "explain", False):
+        said = (
+            f"{len(found.text):,} characters; {len(found.kept)} lines,"
+            f" {len(found.left_out)} left out"
+        )
+        return Output(data, [said, *explain(found)])
+    return Output(data, [found.text] if found.text else [])
 
 
 def cmd_config(args: argparse.Namespace) -> Output:

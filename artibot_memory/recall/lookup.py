@@ -243,9 +243,38 @@ def ranked(
     not only numbers; the caller then judges how much of its text matched. ``filters``
     are applied in the index's query, before the limit.
     """
+    return ranked_with_weights(
+        query,
+        now=now,
+        types=types,
+        project=project,
+        home=home,
+        limit=limit,
+        held_only=held_only,
+        filters=filters,
+    )[0]
+
+
+def ranked_with_weights(
+    query: str,
+    *,
+    now: datetime,
+    types: Iterable[MemoryType | str] | None = None,
+    project: str | None = None,
+    home: Home = None,
+    limit: int = 10,
+    held_only: bool = False,
+    filters: Filters = NO_FILTERS,
+) -> tuple[list[Hit], dict[str, float]]:
+    """Return :func:`ranked`'s hits and how rare each query word is among the live memories.
+
+    The weights (inverse document frequency, the BM25 part's own) of the query's words some
+    live memory holds: per-prompt recall judges how much of a prompt a memory covers by
+    them, so a rare shared word counts for more than a common one.
+    """
     query_tokens = search_tokens(query)
     if not query_tokens:
-        return []
+        return [], {}
     folder = _home(home)
     connection = index.fresh(folder)
     try:
@@ -253,6 +282,7 @@ def ranked(
         keywords = _IndexedKeywords(connection, *live, held_only=held_only)
         keywords.preselect(query_tokens)
         found = keywords.scores(query_tokens)
+        weights = {t: keywords.idf(t) for t in set(query_tokens) if keywords.holders(t)}
         # The optional vector layer: blends semantic similarity into the keyword part and
         # may add near neighbours; keyword-only without the extra.
         found = vectors.fuse(connection, folder, query, found, keywords.rows, *live)
@@ -267,7 +297,7 @@ def ranked(
     finally:
         connection.close()
     kept = [(_record(docs[rowid]), parts) for rowid, parts, _ in top]
-    return [Hit(record, parts) for record, parts in kept if record is not None]
+    return [Hit(record, parts) for record, parts in kept if record is not None], weights
 
 
 def live(

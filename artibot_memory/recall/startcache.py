@@ -8,7 +8,8 @@ fingerprints (inode, size, mtime) of the four store files. The next SessionStart
 project serves the cached text with the standard library only, if and only if:
 
 - no store file changed since (same fingerprints),
-- the journal holds nothing waiting to be stored,
+- the journal holds nothing waiting to be stored but access records (what starts and
+  prompts showed, counted at the next ingest: they change no line of a context),
 - no memory shown has expired since, and the cache is under a day old (recency drifts).
 
 Otherwise the hook takes the full path, which renders afresh and rewrites the cache.
@@ -52,6 +53,7 @@ if TYPE_CHECKING:
 #    high-severity conflict was still to be named is never served (the full path names it).
 CACHE_VERSION = 4
 MAX_AGE_US = 24 * 3600 * 1_000_000  # a day: recency drifts
+MAX_ACCESS_ONLY_BYTES = 16 * 1024  # a journal this small is read to see if it only counts uses
 
 
 def micros(moment: datetime) -> int:
@@ -177,10 +179,33 @@ def _still_valid(
 
 
 def _journal_waiting(home: str | Path) -> bool:
+    """Tell whether the journal holds what could change a context: anything but accesses.
+
+    Serving a cached start journals what it showed (an access record), and so does a
+    prompt's recall; counted at the next ingest, accesses change no line of a context, so
+    back-to-back starts of one project (a resume, ``/clear``, a second terminal) are all
+    served from the cache instead of every other one rendering afresh.
+    """
+    path = os.path.join(home, journal.JOURNAL_NAME)
     try:
-        return os.stat(os.path.join(home, journal.JOURNAL_NAME)).st_size > 0
+        size = os.stat(path).st_size
+        if size == 0:
+            return False
+        if size > MAX_ACCESS_ONLY_BYTES:
+            return True
+        with open(path, "rb") as file:
+            data = file.read(MAX_ACCESS_ONLY_BYTES + 1)
     except OSError:
         return False
+    return not all(_is_access(line) for line in data.splitlines() if line.strip())
+
+
+def _is_access(line: bytes) -> bool:
+    try:
+        record = json.loads(line)
+    except ValueError:
+        return False
+    return isinstance(record, dict) and record.get("event") == journal.ACCESS_EVENT
 
 
 def session_start_output(text: str) -> dict[str, Any] | None:

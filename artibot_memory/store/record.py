@@ -47,6 +47,7 @@ if TYPE_CHECKING:
         failures: int
         access_count: int
         resolution: str | None
+        related: list[str]
         details: dict[str, Any]
 
         def is_expired(self, at: datetime) -> bool:
@@ -103,6 +104,7 @@ class Record:
         "last_accessed",
         "last_seen",
         "project",
+        "related",
         "resolution",
         "scope",
         "state",
@@ -131,6 +133,9 @@ class Record:
         self.failures = int(_number(doc.get("failures"), 0))
         self.access_count = int(_number(doc.get("access_count"), 0))
         self.resolution = _str_or_none(doc.get("resolution"))
+        related = doc.get("related")
+        listed = related if isinstance(related, list) else []
+        self.related = [r for r in listed if isinstance(r, str)]
         details = doc.get("details")
         self.details: dict[str, Any] = details if isinstance(details, dict) else {}
 
