@@ -189,6 +189,17 @@ def test_a_clean_document_is_written_byte_for_byte(tmp_path: Path) -> None:
     assert (tmp_path / "d.json").read_bytes() == document
 
 
+def test_a_document_of_session_ids_is_written_byte_for_byte(tmp_path: Path) -> None:
+    session = "bf94da03-d611-4290-9869-acf21951c67b"
+    data = (
+        f'{{"entries": [\n{{"id": "ctx-1", "key": "session:{session}",'
+        f' "source": {{"session_id": "{session}"}}, "text": "ok"}}\n]}}'
+    ).encode()
+    target = tmp_path / "store.json"
+    assert disk.write_document(target, data) == data  # no UUID is read as a printed token
+    assert target.read_bytes() == data
+
+
 def test_json_lines_are_checked_line_by_line(tmp_path: Path) -> None:
     path = tmp_path / "j.jsonl"
     path.write_bytes(b"")

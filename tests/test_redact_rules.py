@@ -592,13 +592,16 @@ def test_a_password_in_a_url_is_still_redacted(template: str) -> None:
     assert "[REDACTED:url-password]@" in out
 
 
-# ---- a UUID is an id: a session's, a request's; only a cue before it makes it a key
+# ---- a UUID printed alone is what a token command prints; one named in a record is an id
 
 
-def test_a_uuid_is_kept_alone_on_its_line_in_a_record_and_in_a_sentence() -> None:
+def test_a_uuid_printed_alone_is_redacted_and_one_named_in_a_record_is_kept() -> None:
     value = f"{_sha(8)}-{_sha(4)}-4{_sha(3)}-a{_sha(3)}-{_sha(12)}"
-    # alone on a line: what a store's values hold for every session id (core/disk.py reads
-    # them so); a token printed alone (`heroku auth:token`) is the price, missed
-    for text in (value, f"{value}\n", f"  uid: {value}\n", f"session {value} crashed twice"):
+    assert value not in redact(f"$ heroku auth:token\n{value}\n")
+    for text in (value, f"  uid: {value}\n", f"session {value} crashed twice"):
         assert redact(text) == text
-    assert value not in redact(f"token: {value}")
+
+
+def test_a_session_key_is_an_id_even_under_the_name_key() -> None:
+    key = f"session:{_sha(8)}-{_sha(4)}-4{_sha(3)}-a{_sha(3)}-{_sha(12)}"
+    assert redact_value({"key": key, "session_id": key[8:]}) == {"key": key, "session_id": key[8:]}

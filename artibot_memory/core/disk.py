@@ -101,8 +101,10 @@ def checked_document(data: bytes, trusted: frozenset[str] = frozenset()) -> byte
 def _values_view(text: str) -> str:
     r"""Return the string values of JSON ``text``, one per line, escapes blanked to spaces.
 
-    Keys are left out (``"key": "session:…"`` is a field, not a name before a secret);
-    an escape becomes spaces so that ``\n`` before a token reads as a break, not a letter.
+    Keys are left out (``"key": "session:…"`` is a field, not a name before a secret), and
+    so is a value that is only a UUID (an id: on a line of its own here, it would read as a
+    token a command printed); an escape becomes spaces so that ``\n`` before a token reads
+    as a break, not a letter.
     Text with no JSON string in it comes out as it is.
     """
     if '"' not in text:
@@ -115,10 +117,14 @@ def _values_view(text: str) -> str:
     escapes = _PATTERNS.get("escape") or _PATTERNS.setdefault(
         "escape", re.compile(r"\\(?:u[0-9a-fA-F]{4}|.)")
     )
+    uuid = _PATTERNS.get("uuid") or _PATTERNS.setdefault(
+        "uuid", re.compile(r"[0-9a-fA-F]{8}(?:-[0-9a-fA-F]{4}){3}-[0-9a-fA-F]{12}")
+    )
     values = [
         escapes.sub(_blank, match.group(1))
         for match in strings.finditer(text)
         if match.group(2) is None  # a value, not a key
+        and not uuid.fullmatch(match.group(1))  # an id: a session's, a tool call's
     ]
     return "\n".join(values)
 

@@ -267,11 +267,11 @@ def _hex_is_secret(text: str, start: int, end: int, token: str) -> bool:  # noqa
     value..., and no word on that line calls it a commit, a hash, a digest, a key id. A
     UUID needs the cue right before it (``token: <uuid>``), or a vendor whose keys are
     UUIDs. A lone 32-digit hex line (``cat config/master.key``) is a key: digests of that
-    length (md5) are printed with their file name. A lone UUID line is not: session ids are
-    UUIDs, and every record that names its session holds one on a line of its own (a store's
-    values, a hook's payload); so a token a command prints alone (``heroku auth:token``)
-    goes unnoticed. A git SHA (40 or 64 digits) alone on its line is ``git rev-parse``'s
-    and stays.
+    length (md5) are printed with their file name. So is a lone UUID line below other text,
+    as a command prints a token (``heroku auth:token``): ids come in records, and a text
+    that is only an id (a hook's ``session_id``, a store's value: core/disk.py leaves those
+    out of what it checks) is kept whole. A git SHA (40 or 64 digits) alone on its line is
+    ``git rev-parse``'s and stays.
     """
     if text[start - 1 : start] == "/":
         return False  # a path's component: a session file, an object in a bucket
@@ -286,8 +286,10 @@ def _hex_is_secret(text: str, start: int, end: int, token: str) -> bool:  # noqa
     line_after = _first_line(after).lower()
     alone = not _LOG_PREFIX.sub("", line).strip() and not line_after.strip()
     if _UUID.fullmatch(token):
-        return bool(_CUE_BEFORE_UUID.search(line.lower())) or any(
-            phrase in line.lower() for phrase in _SECRET_PHRASES
+        return (
+            (alone and not line.strip())  # "uid: <uuid>" names it
+            or bool(_CUE_BEFORE_UUID.search(line.lower()))
+            or any(phrase in line.lower() for phrase in _SECRET_PHRASES)
         )
     if any(word.startswith(_SECRET_CUES) for word in words) or any(
         phrase in line.lower() for phrase in _SECRET_PHRASES

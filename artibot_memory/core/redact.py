@@ -3532,6 +3532,9 @@ def _redact_entry(key: object, value: object, depth: int) -> object:
     return redact_value(value, depth)
 
 
+_SESSION_KEY = "session:"
+
+
 def _entry_kind(key: str, value: str | float) -> str | None:
     """Return the marker kind for ``{key: value}`` when the value must go whole."""
     if key.lower() in ("authorization", "proxy-authorization"):
@@ -3547,6 +3550,8 @@ def _entry_kind(key: str, value: str | float) -> str | None:
         return None
     if classified[0] == "cookie" and _is_uuid(text):
         return None  # a session's UUID (Claude Code's session_id), not a cookie's value
+    if text.startswith(_SESSION_KEY) and _is_uuid(text[len(_SESSION_KEY) :]):
+        return None  # a session summary's own key (``"key": "session:<uuid>"``): an id
     if isinstance(value, str) and (_is_path(text) or "\n" in text.strip()):
         return None  # a multi-line text under a secret-ish key is redacted line by line
     return classified[0]
