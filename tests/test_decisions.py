@@ -23,6 +23,11 @@ POSITIVES = [
     pytest.param("인증은 argon2로 결정했다.", id="ko-decided"),
     pytest.param("v1 API는 3월까지 유지하기로 했다", id="ko-giro"),
     pytest.param("배포는 fly.io로 가자.", id="ko-lets-go"),
+    pytest.param(
+        "We'll keep the Terraform state in S3 with a lock table, because two of us apply.",
+        id="well-keep-because",
+    ),
+    pytest.param("Docusaurus 말고 MkDocs로 가자, 검색이 기본이라 편해.", id="ko-not-this-but"),
 ]
 NEGATIVES = [
     pytest.param("Should we go with pnpm?", id="question"),
@@ -38,6 +43,9 @@ NEGATIVES = [
     pytest.param("만약 argon2로 하면 어때", id="ko-hypothetical"),
     pytest.param("아직 결정 못 했어", id="ko-undecided"),
     pytest.param("Fix the failing login test", id="plain-task"),
+    pytest.param("We'll keep going with the migration.", id="well-keep-no-reason"),
+    pytest.param("팀에서 그렇게 하기로 했어", id="ko-nothing-chosen"),
+    pytest.param("We decided to do that.", id="nothing-chosen"),
 ]
 
 

@@ -59,6 +59,9 @@ _ANCHORS = (
     "settled on",
     "stick with",
     "대신",
+    "말고",
+    "'ll keep",
+    "will keep",
     "결정",
     "기로 했",
     "기로 하",
@@ -98,7 +101,8 @@ _POSITIVE_SOURCES = (
     (r"^decision\s*:\s*\S", _I),
     (r"\blet'?s\s+(?:use|go\s+with|switch\s+to|keep|do)\s+\S.*?\binstead\s+of\s+\S", _I),
     (r"\b(?:we|i)(?:'ll| will)\s+use\s+\S.*?\binstead\s+of\s+\S", _I),
-    (rf"\S\s*대신(?:에)?\s+\S.*?(?:로|으로|를|을)\s*{_KO_LET}", 0),  # X 대신 Y로 하자
+    (rf"\S\s*(?:대신(?:에)?|말고)\s+\S.*?(?:로|으로|를|을)\s*{_KO_LET}", 0),  # X 대신 Y로 하자
+    (r"\b(?:we|i)(?:'ll| will| are going to|'re going to)\s+keep\s+\S.*\bbecause\b", _I),
     (r"(?:로|으로)\s*(?:결정|확정)(?:했|하였|됐|되었|함|합니다|이다)", 0),  # Y로 결정했다
     (r"결정\s*(?:했|하였)", 0),
     (r"기로\s*(?:했|하였|함|결정|합의)", 0),  # …하기로 했다
@@ -126,6 +130,9 @@ _NEGATIVE_SOURCES = (
     (_KO_QUESTION, 0),
     (_KO_OPEN, 0),
     (r"면\s+(?:어때|어떨|좋겠)", 0),
+    # a choice with nothing in it: "팀에서 그렇게 하기로 했어", "we decided to do that"
+    (r"^\S*\s*(?:그렇게|이렇게|저렇게)\s*하기로", 0),
+    (r"\bdecided\s+to\s+do\s+(?:it|that|this|so)\b", _I),
 )
 # a weaker choice: a decision with its reason only, said by the user only
 _WEAK_SOURCES = (
