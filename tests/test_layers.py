@@ -49,6 +49,7 @@ STDLIB_ONLY = {
     "artibot_memory.capture.pairing",
     "artibot_memory.capture.sessions",
     "artibot_memory.capture.todos",
+    "artibot_memory.text.glossary",
     "artibot_memory.capture.summary",
     "artibot_memory.recall.startcache",
     "artibot_memory.recall.known_errors",

@@ -215,3 +215,53 @@ assert not heavy, heavy
     assert done.returncode == 0, done.stderr
     output = json.loads(done.stdout)
     assert saved["decision"].id in output["hookSpecificOutput"]["additionalContext"]
+
+
+# ---- a prompt read as concepts, in either language (issue 25)
+
+
+def test_a_korean_question_finds_the_english_preference_it_asks_about() -> None:
+    saved = save(
+        "preference", "Always write commit messages in English", None, key="commit-language"
+    )
+    text = ask("커밋 메시지 규칙 뭐였지?")
+    assert saved.id in text
+
+
+def test_who_does_what_is_answered_by_the_person_whatever_the_language() -> None:
+    saved = save("context", "릴리스는 민수 님이 승인해요", scope="person")
+    save("context", "Release notes are written in docs/releases", tags=["decision"])
+    text = ask("who approves the releases here?")
+    [first, *_] = [line for line in text.splitlines() if line.startswith("- [")]
+    assert saved.id in first
+
+
+def test_an_error_nobody_fixed_is_recalled_as_not_fixed_yet() -> None:
+    saved = save(
+        "error", "`terraform plan` failed: Error: Unsupported argument acl on the assets bucket"
+    )
+    text = ask("what was that acl error on the assets bucket again?")
+    assert saved.id in text
+    assert "not fixed yet" in text
+
+
+def test_a_summary_that_shares_a_word_is_not_an_answer() -> None:
+    save(
+        "context",
+        "Session 1a2b3c4d 2026-05-01 10:00–10:30 UTC, branch main, in /src/shop\n"
+        "Asked: add a monthly budget alarm test\nEdited: modules/billing/main.tf",
+        key="session:1a2b3c4d",
+        tags=["session-summary"],
+    )
+    assert ask("add one more test for the empty input case") == ""
+
+
+@pytest.mark.parametrize(
+    "prompt",
+    ["run the tests again and show me only the failures", "테스트 다시 돌려서 실패한 것만 보여줘"],
+)
+def test_a_request_about_failures_is_not_a_question_about_a_fix(prompt: str) -> None:
+    for area in ("cart", "coupon", "wishlist", "checkout", "search"):  # a home's usual errors
+        save("error", f"`pnpm test` failed: FAIL src/{area}.test.ts", resolution=f"fixed {area}")
+    seed()
+    assert ask(prompt) == ""

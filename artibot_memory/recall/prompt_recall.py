@@ -1,18 +1,30 @@
-"""Per-prompt recall: what a prompt clearly asks about, once a session (standard library only).
+"""Per-prompt recall: the record that answers what a prompt asks, once a session (stdlib only).
 
-UserPromptSubmit runs on every prompt a person types. When the prompt clearly matches a
-memory this session has not been shown yet (a decision or fact of the project, an error
-with its fix), the hook hands it back as ``additionalContext``, quoted and dated as
-SessionStart's context is (:mod:`artibot_memory.text.framing`); otherwise it says nothing.
+UserPromptSubmit runs on every prompt a person types. When the prompt asks about something
+the memory holds and this session has not been shown (a decision with its reason, a fact,
+a preference, a person, an error with its fix or still open, what was left to do), the
+hook hands it back as ``additionalContext``, quoted and dated as SessionStart's context is
+(:mod:`artibot_memory.text.framing`); otherwise it says nothing.
 
-- Candidates: :func:`artibot_memory.recall.lookup.ranked` over the contexts and the errors
-  with a fix, of the prompt's project (the cwd's git top-level) and global ones; never
-  another project's. Preferences and commands are left out: SessionStart shows them.
-- "Clearly matches" is stricter than search (:func:`clear_matches`): the keyword part at
-  least :data:`MIN_KEYWORD`, at least :data:`MIN_SHARED` of the prompt's distinct words in
-  the memory and :data:`MIN_SHARE` of them, and within :data:`NEAR_BEST` of the best hit.
-  The constants were tuned on ``benchmarks/prompt_recall.py``'s ``tune`` seed only.
-- Short prompts, slash commands and prompts Claude Code wrote itself get nothing.
+- The prompt is read as concepts (:func:`concepts_of`, :mod:`artibot_memory.text.glossary`:
+  "커밋" and "commit", "db" and "Postgres" are one), its words of asking left out
+  (:data:`CHATTER`), and what it asks for (:func:`intents_of`: "who …", "why …", "how did
+  we fix …", "what's left …").
+- Candidates: :func:`artibot_memory.recall.lookup.ranked_with_weights` over the contexts,
+  errors and active preferences of the prompt's project (the cwd's git top-level) and the
+  global ones, never another project's; and the lines a person wrote in the notes.
+- A candidate answers as far as it covers the prompt's weight (:func:`coverage`: rare
+  concepts weigh more, a concept no memory holds :data:`UNHELD` of the mean), times
+  :data:`INTENT_BOOST` when it is the kind asked for; at least :data:`MIN_COVER` (a session
+  summary, which holds every word of its session, :data:`SUMMARY_MIN_COVER`). It ranks by
+  that times what it is (:data:`PRIOR`): a record before a summary or a daily bullet. A
+  summary that matches brings its session's records in its place; an error answers only a
+  question about a fix or a prompt naming something of its own (:func:`_asked_about`).
+- What is near the best (:data:`NEAR_BEST`) is kept, each answer once; a summary only when
+  no record answers. The constants were tuned on ``benchmarks/prompt_recall_lived.py``'s
+  ``tune`` half.
+- Short prompts, slash commands and prompts Claude Code wrote itself get nothing; a prompt
+  that states a preference gets no preference back (it is telling, not asking).
 - At most :data:`MAX_ITEMS` items and :data:`MAX_CHARS` characters in all.
 - "Already shown" is :mod:`artibot_memory.recall.shown`: the ids SessionStart showed and
   every earlier injection, one small file per session.
@@ -25,6 +37,8 @@ SessionStart's context is (:mod:`artibot_memory.text.framing`); otherwise it say
 
 from __future__ import annotations
 
+import functools
+import re
 from dataclasses import dataclass
 
 from artibot_memory.capture import journal
@@ -33,13 +47,14 @@ from artibot_memory.capture.sessions import read_session
 from artibot_memory.core import clock
 from artibot_memory.core.paths import home_dir
 from artibot_memory.core.project import in_project, project_of
-from artibot_memory.recall.briefing import is_summary, session_line
+from artibot_memory.recall.briefing import is_open, is_summary, session_line
 from artibot_memory.recall.known_errors import how_sure
 from artibot_memory.recall.shown import remember_shown, shown_ids
 from artibot_memory.store.record import Record
-from artibot_memory.store.table import MemoryType, State
+from artibot_memory.store.table import MemoryType, Scope, State
 from artibot_memory.text.framing import quote
-from artibot_memory.text.tokens import memory_tokens, normalize_text, search_tokens
+from artibot_memory.text.glossary import alternates, concept_of
+from artibot_memory.text.tokens import memory_tokens, normalize_text, search_tokens, tokenize
 
 # The index and the ranking (artibot_memory.recall.lookup, sqlite3) are imported once a
 # prompt qualifies: a short prompt, a slash command or Claude Code's own pays nothing for
@@ -60,11 +75,14 @@ MIN_PROMPT_TERMS = 2
 MAX_QUERY_CHARS = 2_000  # a pasted log is searched by its start only
 CANDIDATES = 12
 LINE_CANDIDATES = 5
-MIN_KEYWORD = 0.45  # the BM25 part (0..1, absolute: a full match of an average memory ~0.86)
-MIN_SHARED = 2  # distinct prompt words the memory holds (fewer only when the prompt has fewer)
-MIN_COVER = 0.5  # of the prompt's weight (its held words, rare ones weighing more)
+MIN_KEYWORD = 0.45  # the BM25 part of a line of the notes (0..1, absolute)
+MIN_SHARED = 2  # concepts of the prompt a memory holds, when the prompt has three or more
+MIN_COVER = 0.5  # of the prompt's weight (rare words weighing more), times the intent's boost
+UNHELD = 0.6  # a word no memory holds weighs this share of the held ones' mean
+SUMMARY_MIN_COVER = 0.8  # a summary holds every word of a session: it must cover the prompt
 NEAR_BEST = 0.7  # a second or third item scores at least this share of the best one
 ITEM_CHARS = 600
+STILL_OPEN = "; not fixed yet: no fix was recorded after its last sighting"
 MIN_USEFUL_CHARS = 120
 SUMMARY = "session-summary"
 SESSION = "session:"  # a session summary's key: this, then the session id
@@ -81,11 +99,45 @@ PRIOR = {
 SEMANTIC, OWN_SECTION = "semantic", "Notes"  # MEMORY.md; a daily note's own section
 FROM_SESSION = 0.95  # a record of a matching summary's session, against the summary's match
 MAX_RELATED = 8  # of a matching summary's related memories, read for its session's records
-# A prompt about a failure or a fix (stems, as search_tokens gives them): a matching
-# session's error with its fix answers it, whatever else the two share.
-TROUBLE = frozenset(
-    "fix fail failur broken broke error wrong crash bug again 고쳐 고쳐줘 고치 에러 오류 실패"
-    " 깨졌어 깨져 버그 안돼 또".split()
+# What a prompt asks for, by its words (lower-cased): a record of that kind weighs
+# INTENT_BOOST times more. A pattern, not the tokens: "who" and "왜" are chatter to coverage.
+INTENTS = (
+    ("person", r"\bwho(?:m|se)?\b|누구|누가|담당자?|리뷰어|물어봐|허락|확인\s*받"),
+    (
+        "decision",
+        (
+            r"\bwhy\b|\breason|\bdecid|\bdecision|\bchose|\bpick(?:ed)?\b|\bgo with\b"
+            r"|이유|왜|하기로|로\s*했|고른|골랐|선택|정했|결정|갈아탔|바꿨"
+        ),
+    ),
+    (  # how it was fixed before: not "run the tests and show the failures"
+        "fix",
+        (
+            r"\bfix(?:ed)?\b|\bsolv|\bresolv|\bseen\s+(?:it|this)\s+before|\bwork\s*around"
+            r"|고쳐|고쳤|고치|해결|어떻게\s*(?:했|처리)|예전에|전에\s*어떻게"
+        ),
+    ),
+    ("todo", r"\bleft\b|\bpending\b|\btodo\b|follow[- ]?up|남은|할\s*일|하기로\s*한"),
+    (
+        "preference",
+        (
+            r"\brule|\bshould\s+(?:i|we|you)\b|\bcan\s+i\b|\bis\s+it\s+ok|\bok\s+to\b"
+            r"|\bhow\s+do\s+(?:i|we)\b|규칙|해도\s*(?:돼|되)|되나|괜찮|써야|해야\s*(?:해|하지)"
+        ),
+    ),
+)
+INTENT_BOOST = 1.25
+GENERIC_WORDS = "test fail error build run check command exit code"  # every failure says them
+# Words of asking, not of the subject (search tokens): left out of a prompt's concepts, so
+# "뭐였더라" or "remind" weigh nothing against the memory that answers.
+CHATTER = frozenset(
+    "remind tell know rememb recal ask question wonder mean wise right ok okay sure pleas pls"
+    " thing stuff anyth someth need want just realli actual ago last time earlier befor"
+    " 뭐였지 뭐였더라 뭐였 더라 뭐야 뭐지 뭘로 뭐로 했지 했더라 했었지 했었나 있었지 있었나 있었"
+    " 알려줘 알려 괜찮 괜찮나 해도 돼 되나 몇이 몇 어디야 어디 어떻게 어땠"
+    " 누구 누가 누구야 누구한테 이거 그거 저거 여기 거기 우리 내가 나 저 좀 그냥 다시"
+    " 전에 예전에 지난번 아까 하 해 줘 해줘 추가해줘 보여줘 돌려줘 고쳐줘 만들어줘 바꿔줘 알려줘"
+    " 맞아 맞지 맞나 였지 였나 물어봐 물어봐야".split()
 )
 RECALL_TYPES = (MemoryType.CONTEXT, MemoryType.ERROR, MemoryType.PREFERENCE)
 ASKED_TYPES = (MemoryType.CONTEXT, MemoryType.ERROR)  # when the prompt states a preference
@@ -171,22 +223,28 @@ def choose(
     What the session was shown still counts for what is near the best: a second-best
     answer is not handed over because the best one was handed over earlier.
 
-    The memories and the notes' lines that share the prompt's words are weighed by how much
-    of the prompt they cover, rare words counting more (:func:`coverage`), and by what they
-    are (:data:`PRIOR`): the record that answers (an error with its fix, a decision, a
-    preference, a fact, a person) before a session summary or a daily bullet that merely
-    holds the same words. A summary that matches brings the records of its session in its
-    place (the error it fixed, the decision it made) when they share a word of the prompt.
+    The prompt is read as concepts (:mod:`artibot_memory.text.glossary`: "커밋" and "commit"
+    are one), its chatter and question words left out (:data:`CHATTER`). The memories and
+    the notes' lines that share its concepts are weighed by how much of the prompt they
+    cover, rare words counting more (:func:`coverage`), by what they are (:data:`PRIOR`):
+    the record that answers (an error with its fix, a decision, a preference, a fact, a
+    person) before a session summary or a daily bullet that merely holds the same words,
+    and by what the prompt asks for (:data:`INTENTS`: "who …" a person, "why …" a decision).
+    A summary that matches brings the records of its session in its place (the error it
+    fixed, the decision it made) when they share a concept of the prompt.
     """
     from artibot_memory.recall import lookup  # noqa: PLC0415 - see the imports above
 
     project = project_of(cwd)
-    words = set(search_tokens(query))
+    concepts = concepts_of(query)
+    if not concepts:
+        return []
     # A prompt that states a preference is telling, not asking: the one it restates (or
     # the one it replaces) is not handed back to it.
     types = RECALL_TYPES if not detect_preferences(query) else ASKED_TYPES
+    expanded = " ".join(sorted({token for tokens in concepts.values() for token in tokens}))
     hits, weights = lookup.ranked_with_weights(
-        query,
+        expanded,
         now=now,
         types=types,
         project=project,
@@ -194,42 +252,121 @@ def choose(
         limit=CANDIDATES,
         held_only=True,
     )
+    wanted = intents_of(query)
     picks = [
         Pick(PRIOR[_kind(hit.memory)] * cover, hit.memory)
         for hit in hits
         if _helps(hit.memory)
         and in_project(hit.memory.project, project)
         and _visible(hit, project)
-        and hit.parts.keyword >= MIN_KEYWORD
-        and (cover := coverage(words, _tokens(hit.memory), weights)) >= MIN_COVER
+        and _asked_about(hit.memory, concepts, wanted)
+        and (cover := _boost(hit.memory, wanted) * coverage(concepts, _tokens(hit.memory), weights))
+        >= (SUMMARY_MIN_COVER if is_summary(hit.memory) else MIN_COVER)
     ]
-    picks += _session_records(picks, words, project, home, now)
-    picks += _lines(query, words, project, home, now)
+    picks += _session_records(picks, concepts, (wanted, types), project, home, now)
+    picks += _lines(query, concepts, project, home, now)
     seen = shown_ids(home, session) if session else set()
     return [pick for pick in _best(picks) if pick.ident not in seen]  # judged with what was
 
 
-def coverage(words: set[str], tokens: Iterable[str], weights: dict[str, float]) -> float:
-    """Return the share of the prompt's weight a text holds: its rare words count more.
+def concepts_of(query: str) -> dict[str, frozenset[str]]:
+    """Return the prompt's concepts (name → the tokens that say it), chatter left out.
 
-    A word no memory holds weighs what the held ones weigh on average: "rename this helper"
-    is not about the one memory that says "rename".
+    >>> sorted(concepts_of("커밋 메시지 규칙 뭐였지?"))
+    ['commit', 'convent', 'messag']
+    """
+    found: dict[str, frozenset[str]] = {}
+    for word in tokenize(query):
+        if word not in CHATTER:
+            # a Korean compound's halves say it too (배포스크립트: 배포, 스크립트)
+            found[concept_of(word)] = alternates(word) | frozenset(search_tokens(word))
+    return found
 
-    >>> round(coverage({"rename", "helper", "clearer"}, ["rename"], {"rename": 3.0}), 2)
+
+def coverage(
+    concepts: dict[str, frozenset[str]], tokens: Iterable[str], weights: dict[str, float]
+) -> float:
+    """Return the share of the prompt's weight a text holds: its rare concepts count more.
+
+    A concept weighs what its rarest word held by a memory weighs; one no memory holds
+    weighs :data:`UNHELD` of what the held ones weigh on average: "rename this helper" is
+    not about the one memory that says "rename", but a word of asking no list foresaw does
+    not outweigh the subject.
+
+    >>> def said(*words: str) -> dict[str, frozenset[str]]:
+    ...     return {word: frozenset({word}) for word in words}
+    >>> round(coverage(said("rename", "helper", "clearer"), ["rename"], {"rename": 3.0}), 2)
     0.0
     >>> weights = {"coupon": 3.0, "total": 2.0, "look": 0.5}
-    >>> round(coverage({"coupon", "total", "look"}, ["coupon", "total"], weights), 2)
+    >>> round(coverage(said("coupon", "total", "look"), ["coupon", "total"], weights), 2)
     0.91
     """
     if not weights:
         return 0.0
-    unheld = sum(weights.values()) / len(weights)
-    mass = sum(weights.get(word, unheld) for word in words)
+    unheld = UNHELD * sum(weights.values()) / len(weights)
+    weight = {
+        name: max((weights[t] for t in tokens if t in weights), default=unheld)
+        for name, tokens in concepts.items()
+    }
     held = set(tokens)
-    shared = [word for word in words if word in held]
-    if len(shared) < min(MIN_SHARED, len(words)):
+    shared = [name for name, alternatives in concepts.items() if alternatives & held]
+    if len(shared) < min(MIN_SHARED, len(concepts) - 1) or not shared:
         return 0.0
-    return sum(weights.get(word, unheld) for word in shared) / mass
+    return sum(weight[name] for name in shared) / sum(weight.values())
+
+
+def intents_of(query: str) -> frozenset[str]:
+    """Return the kinds of record the prompt asks for: a person, a decision, a fix, a todo.
+
+    >>> sorted(intents_of("who approves releases?")), sorted(intents_of("왜 argon2로 했지?"))
+    (['person'], ['decision'])
+    """
+    low = query.lower()
+    return frozenset(kind for kind, pattern in _intent_patterns() if pattern.search(low))
+
+
+@functools.cache
+def _intent_patterns() -> tuple[tuple[str, re.Pattern[str]], ...]:
+    """Compile :data:`INTENTS` once, on the first prompt that gets as far as a lookup."""
+    return tuple((kind, re.compile(source)) for kind, source in INTENTS)
+
+
+def _asked_about(
+    memory: Readable, concepts: dict[str, frozenset[str]], wanted: frozenset[str]
+) -> bool:
+    """Tell whether an error is what the prompt is about, not only what it also says.
+
+    "Run the tests and show me the failures" shares "test" and "fail" with every failed
+    test run; an error answers a prompt that asks how something was fixed, or that names
+    something of its own (a file, a module, a message: none of :data:`GENERIC_WORDS`).
+    """
+    if memory.type is not MemoryType.ERROR or "fix" in wanted:
+        return True
+    held = set(_tokens(memory))
+    generic = _generic()
+    return any(t & held for name, t in concepts.items() if name not in generic)
+
+
+@functools.cache
+def _generic() -> frozenset[str]:
+    """Return the concepts of :data:`GENERIC_WORDS` (the glossary is read on first use)."""
+    return frozenset(concept_of(token) for token in tokenize(GENERIC_WORDS))
+
+
+def _boost(memory: Readable, wanted: frozenset[str]) -> float:
+    return INTENT_BOOST if wanted and _intent_kind(memory) in wanted else 1.0
+
+
+def _intent_kind(memory: Readable) -> str:
+    if memory.scope is Scope.PERSON:
+        return "person"
+    if "decision" in memory.tags:
+        return "decision"
+    if "todo" in memory.tags:
+        return "todo"
+    if memory.type is MemoryType.ERROR:
+        return "fix"
+    return str(memory.type.value)
 
 
 def _tokens(memory: Readable) -> list[str]:
@@ -244,19 +381,26 @@ def _kind(memory: Readable) -> str:
     return memory.type.value
 
 
-def _session_records(
-    picks: list[Pick], words: set[str], project: str | None, home: str, now: datetime
+def _session_records(  # noqa: PLR0917 - the prompt's reading, then where and when
+    picks: list[Pick],
+    concepts: dict[str, frozenset[str]],
+    asked: tuple[frozenset[str], tuple[MemoryType, ...]],
+    project: str | None,
+    home: str,
+    now: datetime,
 ) -> list[Pick]:
     """Return the records of each matching summary's session that answer in its place.
 
     Ranked just under the summary's own match, over the summary's weight: the error that
     session fixed, the decision it made, answer what the summary only mentions. A record
-    is one of the summary's related memories that shares a word with the prompt, or an
-    error with its fix when the prompt speaks of a failure or a fix (:data:`TROUBLE`).
+    is one of the summary's related memories that shares a concept with the prompt, or an
+    error with its fix when the prompt asks how something was fixed (:data:`INTENTS`).
     """
     from artibot_memory.recall import lookup  # noqa: PLC0415 - see the imports above
 
-    trouble = bool(words & TROUBLE)
+    wanted, types = asked  # what the prompt asks for; the types it may be answered with
+    tokens = {token for alternatives in concepts.values() for token in alternatives}
+    trouble = "fix" in wanted
     found: list[Pick] = []
     for pick in picks:
         memory = pick.memory
@@ -266,16 +410,23 @@ def _session_records(
             record = lookup.by_id(related, home=home)
             if record is None or is_summary(record) or record.is_expired(now):
                 continue
-            if not _helps(record) or not in_project(record.project, project):
+            if record.type not in types or not _helps(record):
+                continue
+            if not in_project(record.project, project):
                 continue
             answers = record.type is MemoryType.ERROR and trouble
-            if answers or words & set(_tokens(record)):
-                found.append(Pick(pick.score / PRIOR[SUMMARY] * FROM_SESSION, record))
+            if answers or tokens & set(_tokens(record)):
+                score = pick.score / PRIOR[SUMMARY] * FROM_SESSION * _boost(record, wanted)
+                found.append(Pick(score, record))
     return found
 
 
 def _lines(
-    query: str, words: set[str], project: str | None, home: str, now: datetime
+    query: str,
+    concepts: dict[str, frozenset[str]],
+    project: str | None,
+    home: str,
+    now: datetime,
 ) -> list[Pick]:
     """Return the lines a person wrote in the notes that match: nothing the stores hold.
 
@@ -288,13 +439,13 @@ def _lines(
     if project is None:
         return []
     hits = lookup.ranked_layers(query, now=now, project=project, home=home, limit=LINE_CANDIDATES)
-    weights = dict.fromkeys(words, 1.0)
+    weights = dict.fromkeys((t for tokens in concepts.values() for t in tokens), 1.0)
     return [
         Pick(PRIOR[hit.line.layer] * cover, line=hit.line)
         for hit in hits
         if (hit.line.layer == SEMANTIC or hit.line.section == OWN_SECTION)
         and hit.parts.keyword >= MIN_KEYWORD
-        and (cover := coverage(words, search_tokens(hit.line.text), weights)) >= MIN_COVER
+        and (cover := coverage(concepts, search_tokens(hit.line.text), weights)) >= MIN_COVER
     ]
 
 
@@ -335,11 +486,9 @@ def _visible(hit: lookup.Hit, project: str | None) -> bool:
 
 
 def _helps(memory: Readable) -> bool:
-    """Live and current memories: an error only with its fix, a preference only active."""
+    """Live and current memories (a preference only active); an error fixed or still open."""
     if memory.state not in RECALL_STATES:
         return False
-    if memory.type is MemoryType.ERROR:
-        return bool(memory.resolution)
     return memory.type is not MemoryType.PREFERENCE or memory.state is State.ACTIVE
 
 
@@ -417,6 +566,9 @@ def _session_line(summary: Readable, limit: int, home: str | None) -> str:
 def item_line(memory: Readable, limit: int) -> str:
     """One memory as ``- [date · id] "text"`` (an error with its fix), at most ``limit`` chars."""
     stamp = f"- [{memory.last_seen:%Y-%m-%d} · {memory.id}] "
+    if memory.type is MemoryType.ERROR and (is_open(memory) or not memory.resolution):
+        text = quote(memory.text, max(limit - len(stamp) - len(STILL_OPEN), 20) - 2)
+        return f"{stamp}{text}{STILL_OPEN}"
     if memory.type is MemoryType.ERROR:
         sure = f" ({how_sure(memory.details, memory.confidence)})"
         room = max(limit - len(stamp) - len(sure) - len("; fixed by: "), 40)

@@ -175,7 +175,7 @@ def test_a_stated_preference_is_recalled_next_session_and_elsewhere_only_when_it
     assert "ruff check --fix" in here
     assert fact["id"] in here
     # a one-off task instruction, said twice, is no preference (only the sessions name it)
-    assert "public API" not in section(here, "Preferences")
+    assert "public API" not in section(here, "Preferences in force")
 
     beta = git_project(tmp_path / "beta")
     session("What should I keep in mind here?", noted, fake_api, place.elsewhere(beta)).check()

@@ -140,7 +140,7 @@ def test_a_session_killed_after_an_automatic_compaction_still_leaves_its_summary
     start = [r for r in fake_api.main_requests() if r.contains("SessionStart hook additional")]
     assert start, "no SessionStart context reached the model"
     context = "\n".join(s for s in start[0].strings() if "artibot-memory" in s)
-    assert f"Session {killed.session_id[:8]}" in context
-    assert "Migrate the ledger tables" in context
+    assert "## Last sessions in project\n- [" in context  # the killed session, in a line
+    assert 'asked "Migrate the ledger tables"' in context
     summary = wait_for_summary(memory_home, killed.session_id, "Migrate the ledger tables")
     assert "`echo migrated-ledger` ×1" in summary["text"]
