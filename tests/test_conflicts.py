@@ -645,3 +645,31 @@ def test_what_counts_as_saying_the_newer_one_wins(text: str, says: bool) -> None
         for i, t in (("p-old", "Always use yarn"), ("p-new", text))
     )
     assert rules.reverses(new, old) is says
+
+
+# ---- a fact's update replaces it (issue 25: "staging is on Render" after the move)
+
+
+def test_a_fact_that_says_it_changed_supersedes_the_old_one_without_a_conflict(
+    memory_home: Path,
+) -> None:
+    with freeze_time("2026-10-07"):
+        render = memories.save(
+            "context", "staging is on Render, it deploys from render.yaml", project="/src/api"
+        )
+        database = memories.save("context", "the staging DB is Postgres 15", project="/src/api")
+    with freeze_time("2026-10-12"):
+        fly = memories.save("context", "스테이징은 이제 fly.io로 배포해", project="/src/api")
+        assert memories.get(render.id).state is State.SUPERSEDED
+        assert memories.get(database.id).state is State.ACTIVE  # only "staging" in common
+        assert memories.get(fly.id).state is State.ACTIVE
+    assert ledger.entries(memory_home) == []
+
+
+def test_a_fact_said_again_without_a_change_replaces_nothing() -> None:
+    with freeze_time("2026-10-07"):
+        old = memories.save("context", "staging deploys from render.yaml", project="/src/api")
+        memories.save(
+            "context", "the staging deploy reads render.yaml at the root", project="/src/api"
+        )
+        assert memories.get(old.id).state is State.ACTIVE

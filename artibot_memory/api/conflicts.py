@@ -46,6 +46,7 @@ from artibot_memory.store.lock import locked
 from artibot_memory.store.merge import MAX_EVIDENCE
 from artibot_memory.store.model import Evidence, Memory, MemoryType, State
 from artibot_memory.store.table import spec_for, specs_for_id
+from artibot_memory.text.glossary import concept_of
 from artibot_memory.text.polarity import stance
 from artibot_memory.text.shell import program_and_target
 from artibot_memory.text.subjects import subject_key
@@ -86,7 +87,8 @@ def check(stored: Sequence[Memory], home: Path | None = None) -> list[ledger.Ent
         candidates = [memory for memory in stored if rules.comparable(memory)]
         if not candidates:
             return []
-        pool = _pool(home, decisions=any(map(rules.is_decision, candidates)))
+        contexts = any(rules.is_decision(m) or rules.is_fact(m) for m in candidates)
+        pool = _pool(home, decisions=contexts)
         near = Nearby(pool)
         return settle([f for memory in candidates for f in near.conflicts_of(memory)], home)
     except Exception as exc:  # noqa: BLE001 - a conflict must never cost a save
@@ -196,6 +198,8 @@ class Nearby:
 
 
 def _words_of(memory: Memory) -> set[str]:
+    if rules.is_fact(memory):  # a fact meets its update by what both speak of
+        return {f"fact:{concept_of(token)}" for token in tokenize(memory.text)}
     said = stance(memory.text)
     if said is None:
         return set()
@@ -211,12 +215,12 @@ def scan_logged(home: Path | None = None) -> None:
 
 
 def _pool(home: Path | None, *, decisions: bool) -> list[Memory]:
-    """Return the preferences (and the decisions) as stored now, expired ones left out."""
+    """Return the preferences (and the decisions and facts) as stored now, expired ones out."""
     now = clock.now()
     found = Store(spec_for(MemoryType.PREFERENCE), home).load()
     if decisions:
         contexts = Store(spec_for(MemoryType.CONTEXT), home).load()
-        found = [*found, *(m for m in contexts if rules.is_decision(m))]
+        found = [*found, *(m for m in contexts if rules.is_decision(m) or rules.is_fact(m))]
     return [m for m in found if not m.is_expired(now)]
 
 

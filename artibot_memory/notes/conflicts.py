@@ -59,8 +59,10 @@ from artibot_memory.core.project import display_name
 from artibot_memory.store import evidence, layers
 from artibot_memory.store.ledger import OPEN, RESOLVED, Entry, Side, read_side
 from artibot_memory.store.model import Memory, MemoryType, Scope, State
+from artibot_memory.text.glossary import concept_of
 from artibot_memory.text.markdown import Line, parse, render
 from artibot_memory.text.polarity import Stance, opposed, other_choice, same_subject, stance
+from artibot_memory.text.tokens import tokenize
 from artibot_memory.text.trim import clip
 
 SAME_KEY, POLARITY, INSTEAD, DECISION, BEHAVIOUR = (
@@ -77,6 +79,8 @@ SIDE_CHARS = 200
 CONFIDENT = 0.8  # an active side this sure is established
 LIVE = frozenset({State.ACTIVE, State.PENDING})
 RULES = frozenset({"stated as a rule", "asked to remember"})
+NOT_FACTS = frozenset({DECISION_TAG, "session-summary", "todo", "lesson", "environment"})
+MIN_SHARED_CONCEPTS = 2  # what a fact and its update both speak of
 FORGOTTEN = "[forgotten]"
 # The newer statement marks a change over time (the module docstring): it says it wins.
 _CHANGE = re.compile(
@@ -125,8 +129,53 @@ def is_decision(memory: Memory) -> bool:
 
 
 def comparable(memory: Memory) -> bool:
-    """Tell whether a memory may conflict by its words: a preference or a decision."""
-    return memory.type is MemoryType.PREFERENCE or is_decision(memory)
+    """Tell whether a memory may conflict by its words: a preference, a decision, a fact.
+
+    A fact only ever gives way to a newer fact that says it changed (:func:`updates`).
+    """
+    return memory.type is MemoryType.PREFERENCE or is_decision(memory) or is_fact(memory)
+
+
+def is_fact(memory: Memory) -> bool:
+    """Tell whether a memory is a project's plain fact.
+
+    A context of a project that is no session summary, decision, person, lesson or todo.
+    """
+    return (
+        memory.type is MemoryType.CONTEXT
+        and memory.project is not None
+        and memory.scope is not Scope.PERSON
+        and not set(memory.tags) & NOT_FACTS
+        and not (memory.key or "").startswith("session:")
+    )
+
+
+def updates(new: Memory, old: Memory) -> bool:
+    """Tell whether a newer fact of a project replaces an older one: it says it changed.
+
+    The newer marks a change (:data:`_CHANGE`: "now", "moved to", "이제", "옮겼") and the two
+    speak of the same things: two concepts in common at least (:mod:`artibot_memory.text.
+    glossary`: "staging is on Render, it deploys from render.yaml" and "스테이징은 이제 fly.io로
+    배포해" share staging and deploy; "the staging DB is Postgres 15" only staging).
+
+    >>> from datetime import datetime, timezone
+    >>> def fact(text: str, day: int) -> Memory:
+    ...     t = datetime(2026, 11, day, tzinfo=timezone.utc)
+    ...     return Memory(id=f"ctx-{day}", type="context", text=text, project="/src/api",
+    ...                   created_at=t, updated_at=t, last_seen=t)
+    >>> render = fact("staging is on Render, it deploys from render.yaml", 1)
+    >>> updates(fact("스테이징은 이제 fly.io로 배포해", 9), render)
+    True
+    >>> updates(fact("the staging DB is now Postgres 15", 9), render)
+    False
+    """
+    if new.project != old.project or not _CHANGE.search(new.text):
+        return False
+    return len(_concepts(new.text) & _concepts(old.text)) >= MIN_SHARED_CONCEPTS
+
+
+def _concepts(text: str) -> set[str]:
+    return {concept_of(token) for token in tokenize(text)}
 
 
 def detect(new: Memory, others: Iterable[Memory]) -> list[Found]:
@@ -157,8 +206,13 @@ def ordered(a: Memory, b: Memory) -> tuple[Memory, Memory]:
 def kind_of(a: Memory, b: Memory) -> tuple[str, str] | None:
     """Return (kind, label) when ``a`` and ``b`` disagree, else None (see the module docstring).
 
-    The kind is :data:`REVERSED` when the newer of the two says it wins (:func:`reverses`).
+    The kind is :data:`REVERSED` when the newer of the two says it wins (:func:`reverses`);
+    two facts never conflict, the newer replaces the older when it says so (:func:`updates`).
     """
+    if is_fact(a) or is_fact(b):
+        new, old = ordered(a, b)
+        both = is_fact(a) and is_fact(b) and old.state in LIVE and new.state in LIVE
+        return (REVERSED, "an updated fact") if both and updates(new, old) else None
     found = _disagreement(a, b)
     if found is None:
         return None
