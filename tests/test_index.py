@@ -113,7 +113,7 @@ def test_an_unusable_index_file_is_built_again(memory_home: Path, damage: bytes)
     saved = memories.save("preference", "Commit messages in English")
     rows(memory_home)
     index.remove(memory_home)
-    index.index_path(memory_home).write_bytes(damage)
+    Path(index.index_path(memory_home)).write_bytes(damage)
     assert list(rows(memory_home)) == [saved.id]
 
 

@@ -48,7 +48,7 @@ class StoreError(ArtibotMemoryError):
 
     advice = "run `artibot-memory doctor --repair` to set it aside and restore the last backup"
 
-    def __init__(self, path: Path, problem: str) -> None:
+    def __init__(self, path: Path | str, problem: str) -> None:
         self.path = path
         self.problem = problem
         super().__init__(f"{path}: {problem}; {self.advice}")

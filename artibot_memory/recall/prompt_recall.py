@@ -43,14 +43,12 @@ from dataclasses import dataclass
 
 from artibot_memory.capture import journal
 from artibot_memory.capture.prompts import MACHINE_PROMPTS, detect_preferences, slash_command
-from artibot_memory.capture.sessions import read_session
 from artibot_memory.core import clock
 from artibot_memory.core.paths import home_dir
 from artibot_memory.core.project import in_project, project_of
-from artibot_memory.recall.briefing import is_open, is_summary, session_line
 from artibot_memory.recall.known_errors import how_sure
 from artibot_memory.recall.shown import remember_shown, shown_ids
-from artibot_memory.store.record import Record
+from artibot_memory.store.record import Record, is_open, is_summary
 from artibot_memory.store.table import MemoryType, Scope, State
 from artibot_memory.text.framing import quote
 from artibot_memory.text.glossary import alternates, concept_of
@@ -476,6 +474,8 @@ def _same_as(pick: Pick) -> str:
     memory = pick.memory
     if memory is None or not is_summary(memory):
         return ""
+    from artibot_memory.capture.sessions import read_session  # noqa: PLC0415 - summaries only
+
     asks = read_session(memory.text).asks
     return "ask:" + normalize_text(asks[0]) if asks else ""
 
@@ -558,6 +558,9 @@ def _session_line(summary: Readable, limit: int, home: str | None) -> str:
             lookup.naming(session_id, types=[MemoryType.ERROR], home=home) if session_id else []
         )
     ]
+    from artibot_memory.capture.sessions import read_session  # noqa: PLC0415 - summaries only
+    from artibot_memory.recall.briefing import session_line  # noqa: PLC0415
+
     stamp = f"- [{summary.last_seen:%Y-%m-%d} · {summary.id}] session: "
     text = session_line(read_session(summary.text), [summary], errors)
     return stamp + quote(text, max(limit - len(stamp), 20) - 2)

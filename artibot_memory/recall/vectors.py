@@ -59,13 +59,13 @@ import functools
 import json
 import os
 import sqlite3
-from pathlib import Path
 
 from artibot_memory.core import disk
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Sequence
+    from pathlib import Path
     from typing import Any
 
 VECTORS_NAME = "vectors.bin"
@@ -102,6 +102,8 @@ def _package_files() -> tuple[Path, Path] | None:
     spec = importlib.util.find_spec("wordllama")
     if spec is None or not spec.submodule_search_locations:
         return None
+    from pathlib import Path  # noqa: PLC0415 - nor for pathlib (a few ms a prompt)
+
     folder = Path(next(iter(spec.submodule_search_locations)))
     weights, tokenizer = folder.joinpath(*WEIGHTS), folder.joinpath(*TOKENIZER)
     return (weights, tokenizer) if weights.is_file() and tokenizer.is_file() else None
@@ -128,6 +130,8 @@ def mode() -> str:
 
 def vectors_path(home: str | os.PathLike[str]) -> Path:
     """Return where a memory home keeps its vectors."""
+    from pathlib import Path  # noqa: PLC0415 - see _package_files
+
     return Path(home) / VECTORS_NAME
 
 
@@ -267,7 +271,7 @@ def memory_vectors(home: str | os.PathLike[str], memories: Sequence[tuple[str, s
             out[row] = matrix[found]
     if missing:
         out[missing] = embed([memories[row][1] for row in missing])
-    if (missing or len(cached) != len(keys)) and Path(home).is_dir():
+    if (missing or len(cached) != len(keys)) and os.path.isdir(home):
         _write(path, keys, out)
     return out
 

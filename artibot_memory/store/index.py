@@ -45,7 +45,6 @@ import contextlib
 import json
 import os
 import sqlite3
-from pathlib import Path
 
 from artibot_memory.core import clock, disk
 from artibot_memory.core.errors import CorruptStoreError, StoreError, UnsafeStoreError
@@ -135,9 +134,9 @@ CREATE VIRTUAL TABLE IF NOT EXISTS layer_terms USING fts5(
 """  # noqa: S608 - our own schema, no value in it
 
 
-def index_path(home: str | os.PathLike[str]) -> Path:
+def index_path(home: str | os.PathLike[str]) -> str:
     """Return where the index of a memory home lives."""
-    return Path(home) / INDEX_NAME
+    return os.path.join(home, INDEX_NAME)
 
 
 # ---- opening
@@ -156,10 +155,10 @@ def fresh(
     bad file, nor serve what a broken file may no longer hold).
     """
     for attempt in (1, 2):
-        connection = _open(Path(home))
+        connection = _open(os.fspath(home))
         try:
             for spec in STORES:
-                _catch_up_or_drop(connection, Path(home), spec, on_unusable)
+                _catch_up_or_drop(connection, os.fspath(home), spec, on_unusable)
         except sqlite3.DatabaseError:
             connection.close()
             if attempt == 2:  # noqa: PLR2004 - a new index that still fails: say so
@@ -187,17 +186,18 @@ def rebuild(home: str | os.PathLike[str]) -> int:
 def remove(home: str | os.PathLike[str]) -> None:
     """Delete the index and its WAL files (the next read builds it again)."""
     path = index_path(home)
-    for name in (path, Path(f"{path}-wal"), Path(f"{path}-shm")):
-        name.unlink(missing_ok=True)
+    for name in (path, f"{path}-wal", f"{path}-shm"):
+        with contextlib.suppress(FileNotFoundError):
+            os.remove(name)
 
 
-def _open(home: Path) -> sqlite3.Connection:
+def _open(home: str) -> sqlite3.Connection:
     """Open the index, creating it; an unusable file is deleted and created again.
 
     A memory home that does not exist yet holds nothing, and a read does not create it:
     its index is an empty one in memory.
     """
-    if not home.is_dir():
+    if not os.path.isdir(home):
         connection = disk.connect_sqlite(":memory:", BUSY_TIMEOUT_MS)
         _prepare(connection)
         return connection
@@ -244,7 +244,7 @@ def _prepare(connection: sqlite3.Connection) -> None:
 
 def _catch_up_or_drop(
     connection: sqlite3.Connection,
-    home: Path,
+    home: str,
     spec: StoreSpec,
     on_unusable: Callable[[StoreError], None] | None,
 ) -> None:
@@ -268,10 +268,10 @@ def _delete_store_rows(connection: sqlite3.Connection, spec: StoreSpec) -> None:
     connection.execute("DELETE FROM memories WHERE store = ?", (spec.filename,))
 
 
-def _catch_up(connection: sqlite3.Connection, home: Path, spec: StoreSpec) -> None:
+def _catch_up(connection: sqlite3.Connection, home: str, spec: StoreSpec) -> None:
     """Re-read one store into the index when its file is not the one the rows came from."""
-    path = home / spec.filename
-    if path.is_symlink() and not is_inside(path, home):
+    path = os.path.join(home, spec.filename)
+    if os.path.islink(path) and not _stays_inside(path, home):
         raise UnsafeStoreError(path, "is a symlink leading out of the memory home")
     recorded = _recorded(connection, spec)
     if recorded == stamp(fingerprint(path)):
@@ -289,14 +289,21 @@ def _catch_up(connection: sqlite3.Connection, home: Path, spec: StoreSpec) -> No
         _record(connection, spec, read_from)
 
 
-def _read_store(path: Path) -> tuple[bytes | None, str]:
+def _stays_inside(path: str, home: str) -> bool:
+    from pathlib import Path  # noqa: PLC0415 - a symlinked store only: the read path has none
+
+    return is_inside(Path(path), Path(home))
+
+
+def _read_store(path: str) -> tuple[bytes | None, str]:
     """Return a store file's bytes (None: no file) and the stamp of the very file read."""
     for _ in range(3):  # a writer may replace the file while it is read: read it again
         before = fingerprint(path)
         if before is None:
             return None, stamp(None)
         try:
-            raw = path.read_bytes()
+            with open(path, "rb") as file:
+                raw = file.read()
         except FileNotFoundError:
             continue
         except OSError as exc:
@@ -306,7 +313,7 @@ def _read_store(path: Path) -> tuple[bytes | None, str]:
     raise CorruptStoreError(path, "kept changing while the index read it")
 
 
-def _entries_of(path: Path, raw: bytes) -> Iterator[Entry]:
+def _entries_of(path: str, raw: bytes) -> Iterator[Entry]:
     """Parse a store file without pydantic: each entry with its JSON text, as stored.
 
     A file framed as the package writes it is read line by line (each line is the
@@ -329,7 +336,7 @@ def _entries_of(path: Path, raw: bytes) -> Iterator[Entry]:
     yield from ((e, _dumped(e)) for e in _whole_entries(path, raw) if _usable(e))
 
 
-def _whole_entries(path: Path, raw: bytes) -> list[Any]:
+def _whole_entries(path: str, raw: bytes) -> list[Any]:
     """Return the entries of a store file parsed whole (migrated when older)."""
     try:
         document = json.loads(raw)
@@ -347,7 +354,7 @@ def _dumped(entry: dict[str, Any]) -> str:
     return json.dumps(entry, ensure_ascii=False, separators=(",", ":"))
 
 
-def _migrated(path: Path, document: object) -> dict[str, Any]:
+def _migrated(path: str, document: object) -> dict[str, Any]:
     """Return an older store file migrated in memory, as a load does (a save writes it)."""
     from artibot_memory.core.errors import NewerSchemaError  # noqa: PLC0415 - rare
     from artibot_memory.store.migrations import migrate, schema_version_of  # noqa: PLC0415
@@ -464,14 +471,14 @@ def after_write(
     re-reads the store. Never raises: a store write must not fail for its index.
     """
     path = index_path(home)
-    if not path.exists():
+    if not os.path.exists(path):
         return  # no index yet: the first read builds it whole
     try:
         connection = disk.connect_sqlite(path, BUSY_TIMEOUT_MS)
     except sqlite3.Error:
         return
     try:
-        _apply_write(connection, Path(home), spec, before, written)
+        _apply_write(connection, os.fspath(home), spec, before, written)
     except Exception:  # noqa: BLE001 - whatever went wrong, the next reader re-reads the store
         _forget_stamp(connection, spec)
     finally:
@@ -480,13 +487,13 @@ def after_write(
 
 def _apply_write(
     connection: sqlite3.Connection,
-    home: Path,
+    home: str,
     spec: StoreSpec,
     before: tuple[bytes, tuple[int, int, int] | None],
     written: bytes,
 ) -> None:
     old_raw, old_fingerprint = before
-    now = fingerprint(home / spec.filename)
+    now = fingerprint(os.path.join(home, spec.filename))
     recorded = _recorded(connection, spec)
     if now is not None and recorded == stamp(now):
         return  # a reader caught up already, from the file now on disk

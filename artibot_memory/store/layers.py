@@ -29,7 +29,10 @@ from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
 
 from artibot_memory.core import clock
-from artibot_memory.text.markdown import Item, items, parse, parse_daily_bullet, scoped
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from artibot_memory.text.markdown import Item
 
 DAILY_DIR = "daily"
 MEMORY_MD = "MEMORY.md"
@@ -101,6 +104,8 @@ def layer_files(home: str | os.PathLike[str]) -> dict[str, str]:
 
 def rows_of(path: str, text: str, mtime_us: int) -> list[LayerRow]:
     """Return the rows of one layer file (``path`` relative to the home) read as ``text``."""
+    from artibot_memory.text.markdown import items, parse  # noqa: PLC0415 - a file's readers only: a lookup never parses one
+
     found = items(parse(text))
     if path == MEMORY_MD:
         return [_semantic_row(item, mtime_us) for item in found]
@@ -109,6 +114,8 @@ def rows_of(path: str, text: str, mtime_us: int) -> list[LayerRow]:
 
 
 def _episodic_row(path: str, day: date, item: Item) -> LayerRow:
+    from artibot_memory.text.markdown import parse_daily_bullet  # noqa: PLC0415
+
     bullet = parse_daily_bullet(item.text) if item.bullet else None
     source = f"{path}:{item.line}"
     if bullet is None:
@@ -124,6 +131,8 @@ def _episodic_row(path: str, day: date, item: Item) -> LayerRow:
 def _semantic_row(item: Item, mtime_us: int) -> LayerRow:
     source = f"{MEMORY_MD}:{item.line}"
     section = item.section
+    from artibot_memory.text.markdown import scoped  # noqa: PLC0415
+
     project = item.group or (None if section == PROJECT_CONTEXT else scoped(item.text)[0])
     return LayerRow(
         source, SEMANTIC, MEMORY_MD, item.line, mtime_us, project, section, item.text, item.marker
@@ -216,6 +225,8 @@ def notes_stats(home: str | os.PathLike[str], now: datetime) -> NotesStats:
 
 def _section_lines(path: str) -> dict[str, int]:
     counts = dict.fromkeys(SEMANTIC_SECTIONS, 0)
+    from artibot_memory.text.markdown import items, parse  # noqa: PLC0415
+
     for item in items(parse(_read(path))):
         if item.section is not None and item.bullet:
             counts[item.section] = counts.get(item.section, 0) + 1

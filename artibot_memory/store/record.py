@@ -198,3 +198,37 @@ def _time(value: object) -> datetime:
 
 def _copy(defaults: dict[str, object]) -> dict[str, object]:
     return {k: (v.copy() if isinstance(v, (dict, list)) else v) for k, v in defaults.items()}
+
+
+# What a memory is, as every reader asks it (the start's briefing, the per-prompt recall).
+
+SESSION_TAG = "session-summary"
+SESSION_KEY = "session:"
+
+
+def is_summary(memory: Readable) -> bool:
+    """Tell whether a memory is a session summary (its tag, its kind or its key).
+
+    >>> is_summary(Record({"id": "ctx-1", "type": "context", "text": "x", "key": "session:a"}))
+    True
+    """
+    return (
+        SESSION_TAG in memory.tags
+        or memory.details.get("kind") == SESSION_TAG
+        or (memory.key or "").startswith(SESSION_KEY)
+    )
+
+
+def is_open(error: Readable) -> bool:
+    """Tell whether an error's latest sighting is unresolved (no fix found after it).
+
+    >>> is_open(Record({"id": "err-1", "type": "error", "text": "x"}))
+    True
+    """
+    unresolved = error.details.get("unresolved")
+    if not isinstance(unresolved, dict):
+        return not error.resolution and error.state is not State.RESOLVED
+    fix = error.details.get("fix")
+    if not isinstance(fix, dict):
+        return True
+    return str(unresolved.get("at") or "") > str(fix.get("at") or "")

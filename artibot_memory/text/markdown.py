@@ -26,7 +26,6 @@ True
 
 from __future__ import annotations
 
-import hashlib
 import re
 from dataclasses import dataclass, field
 
@@ -177,6 +176,8 @@ def fingerprint(text: str | bytes) -> str:
     True
     """
     data = text.encode("utf-8") if isinstance(text, str) else text
+    import hashlib  # noqa: PLC0415 - only a fingerprint needs it, not every reader
+
     return hashlib.blake2b(data, digest_size=12).hexdigest()
 
 
