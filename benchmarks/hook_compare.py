@@ -1,13 +1,16 @@
-"""The standard-library hooks of this checkout against another checkout, side by side in one run.
+"""The hooks of this checkout against another checkout, side by side in one run.
 
-A change that restructures the package must not slow the hook that runs after every tool
-call. This runs the four per-tool-call cases of ``hook_latency.py`` (PostToolUse Bash and
-Edit, PostToolUseFailure with an unknown error and with a known error whose fix is
-injected), and SessionStart served from its start cache, for both checkouts and the
-baseline ``python3 -c pass``, round-robin, the first case rotating each round, each run on a
-fresh copy of the same seeded memory home (the cached start: on the seeded home itself,
-its journal emptied before each run, as ``hook_latency.py`` does). Each checkout runs its
-own ``hooks/hooks.json`` command with its own ``bin/artibot-memory``.
+A change must not slow the hooks people feel. This runs, for both checkouts and the floors
+``python3 -c pass`` and ``python3 -S -c 'import json'`` (what any hook that reads its JSON
+payload pays), round-robin, the first case rotating each round, each run on a fresh copy
+of the same seeded memory home: the four per-tool-call cases of ``hook_latency.py``
+(PostToolUse Bash and Edit, PostToolUseFailure with an unknown error and with a known
+error whose fix is injected); UserPromptSubmit with a prompt that recalls nothing and with
+one about the known error (recall runs and injects); SessionStart served from its start
+cache (on the seeded home itself, its journal emptied before each run, as
+``hook_latency.py`` does) and without one (the full path, from the index); and
+``artibot-memory context`` as a process. Each checkout runs its own ``hooks/hooks.json``
+command with its own ``bin/artibot-memory``.
 Both packages are byte-compiled first (``compileall``), as a user's are after the first
 call: a checkout with ``__pycache__`` against one without would measure the compiler.
 
@@ -69,6 +72,28 @@ def compile_package(root: Path, python: str) -> None:
 
 
 CACHED_START = "SessionStart, start cache ready"
+FLOOR = "python3 -S -c 'import json'"
+NOTHING = "rename this helper to something clearer and keep the tests green"
+
+
+def prompt_payload(prompt: str) -> dict[str, Any]:
+    """A UserPromptSubmit payload of the seeded project, in a session that was shown nothing."""
+    return {
+        **latency.base_payload("UserPromptSubmit"),
+        "session_id": f"prompt-{abs(hash(prompt)) % 10**8}",
+        "prompt": prompt,
+    }
+
+
+def later_cases(home: Path) -> list[tuple[str, str, dict[str, Any]]]:
+    """(name, event, payload) of the prompt and the uncached start, after the tool calls."""
+    known = latency.known_error(home)
+    asked = f"`{known['command']}` failed again with {known['error'][:80]}; how did we fix it?"
+    return [
+        ("UserPromptSubmit, nothing injected", "UserPromptSubmit", prompt_payload(NOTHING)),
+        ("UserPromptSubmit, recall injects", "UserPromptSubmit", prompt_payload(asked)),
+        ("SessionStart, no start cache", "SessionStart", latency.session_start()),
+    ]
 
 
 def cases_for(
@@ -83,7 +108,10 @@ def cases_for(
     another format (the CACHE_VERSION of the other checkout) is re-rendered, on every run.
     """
     full, cached = homes
-    cases = [latency.Case("python3 -c pass", [python, "-c", "pass"])]
+    cases = [
+        latency.Case("python3 -c pass", [python, "-c", "pass"]),
+        latency.Case(FLOOR, [python, "-S", "-c", "import json"]),
+    ]
     for name, event, payload in names:
         for label, root in roots.items():
             cases.append(
@@ -92,6 +120,8 @@ def cases_for(
                     argv_of(root, event, python),
                     json.dumps(payload).encode(),
                     home=full,
+                    # an uncached start leaves its ingest to a worker: waited for, untimed
+                    detached_timeout=latency.WORKER_TIMEOUT if event == "SessionStart" else 0.0,
                 )
             )
     for label, root in roots.items():
@@ -107,11 +137,25 @@ def cases_for(
                 prepare=prepare,
             )
         )
+        cases.append(
+            latency.Case(
+                f"context (CLI) [{label}]",
+                [
+                    python,
+                    str(root / "bin" / "artibot-memory"),
+                    "context",
+                    "--project",
+                    latency.PROJECT,
+                ],
+                home=full,
+            )
+        )
     return cases
 
 
 def report(cases: list[latency.Case], roots: dict[str, Path], names: list[str]) -> tuple[str, bool]:
     base = common.median(cases[0].walls)
+    floor = common.median(cases[1].walls)
     by_name = {case.name: case for case in cases}
     rows, met = [], True
     for name in names:
@@ -128,8 +172,8 @@ def report(cases: list[latency.Case], roots: dict[str, Path], names: list[str]) 
                 common.ms(common.median(this.walls)),
                 common.ms(common.median(other.walls)),
                 f"{ratio:.3f}",
-                f"{common.median(this.walls) / base:.2f}x",
-                f"{common.median(other.walls) / base:.2f}x",
+                f"{common.median(this.walls) / floor:.2f}x",
+                f"{common.median(other.walls) / floor:.2f}x",
                 common.verdict(ratio <= TARGET_RATIO),
             ]
         )
@@ -140,13 +184,17 @@ def report(cases: list[latency.Case], roots: dict[str, Path], names: list[str]) 
             "this checkout",
             "other checkout",
             "this / other",
-            "this / python3 -c pass",
-            "other / python3 -c pass",
+            "this / floor",
+            "other / floor",
             f"<= {TARGET_RATIO}x",
         ],
         rows,
     )
-    lines = [f"Baseline `python3 -c pass`: {common.ms(base)} median.", "", table]
+    lines = [
+        f"`python3 -c pass`: {common.ms(base)} median; the floor, `{FLOOR}`: {common.ms(floor)}.",
+        "",
+        table,
+    ]
     return "\n".join([*lines, *(["", *failures] if failures else [])]), met
 
 
@@ -161,6 +209,7 @@ def main(argv: list[str] | None = None) -> int:
     other = args.against.resolve()
     if not (other / "bin" / "artibot-memory").is_file():
         parser.error(f"{other} is not a checkout of artibot-memory (no bin/artibot-memory)")
+    latency.become_subreaper()  # an uncached start's worker is waited for, not slept on
     with tempfile.TemporaryDirectory(prefix="hook-compare-") as scratch_name:
         scratch = Path(scratch_name)
         python = latency.clean_venv(scratch) if args.clean_venv else latency.real_python(None)
@@ -168,7 +217,7 @@ def main(argv: list[str] | None = None) -> int:
         roots = {"this": common.ROOT, "other": other}
         for root in roots.values():
             compile_package(root, python)
-        named = payloads(seeded)
+        named = payloads(seeded) + later_cases(seeded)
         env = {k: v for k, v in os.environ.items() if k != "ARTIBOT_MEMORY_HOME"}
         cached = {}
         for label, root in roots.items():
@@ -177,7 +226,7 @@ def main(argv: list[str] | None = None) -> int:
             cached[label] = latency.seed_cached_home(seeded, scratch / label, start, env)
         cases = cases_for(roots, (seeded, cached), python, named)
         latency.measure(cases, env, args.runs, args.warmup, scratch)
-        names = [name for name, _event, _payload in named] + [CACHED_START]
+        names = [name for name, _event, _payload in named] + [CACHED_START, "context (CLI)"]
         body, _met = report(cases, roots, names)
     commit = subprocess.run(
         ["git", "-C", str(other), "log", "-1", "--format=%h %s"],

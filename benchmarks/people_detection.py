@@ -61,7 +61,7 @@ from typing import Any
 import agentset
 import common
 from hook_latency import Case, hook_argv, measure
-from preference_detection import load, ratio, value
+from preference_detection import hook_section, load, ratio, value
 from prompt_recall import TASKS
 
 from artibot_memory.capture import people, prompts
@@ -538,19 +538,11 @@ def main(argv: list[str] | None = None) -> int:
         slice_table(slices),
     ]
     if not args.no_hook:
-        hook_rows = []
-        for name, rows in data.items():
-            wanted, kept, exact = through_the_hook(rows)
-            hook_rows.append(
-                [name, str(wanted), str(kept), ratio(exact, kept), ratio(exact, wanted)]
-            )
-        parts += [
+        parts += hook_section(
+            data,
+            through_the_hook,
             "Through the hook (`lifecycle.handle(\"UserPromptSubmit\")`, a fresh home per prompt, a git project as cwd; a stored fact is exactly right when it names the expected person with scope `person` and is the project's, or no project's when it says it holds everywhere):",
-            common.table(
-                ["set", "expected", "stored", "exactly right / stored", "exactly right / expected"],
-                hook_rows,
-            ),
-        ]
+        )
     rounds = 1 if args.smoke else 5
     groups = prompt_groups()
     variants = speed(groups, rounds)

@@ -35,6 +35,7 @@ import json
 import os
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -127,6 +128,20 @@ class Score:
 
 def ratio(part: int, whole: int) -> str:
     return f"{part / whole:.3f}" if whole else "n/a"
+
+
+def hook_section(
+    data: dict[str, list[Any]],
+    through_the_hook: Callable[[list[Any]], tuple[int, int, int]],
+    caption: str,
+) -> list[str]:
+    """The report's lines of what each set stored through the hook: counted, then exact."""
+    rows = []
+    for name, prompts in data.items():
+        wanted, kept, exact = through_the_hook(prompts)
+        rows.append([name, str(wanted), str(kept), ratio(exact, kept), ratio(exact, wanted)])
+    header = ["set", "expected", "stored", "exactly right / stored", "exactly right / expected"]
+    return [caption, common.table(header, rows)]
 
 
 def value(part: int, whole: int) -> float:
@@ -279,19 +294,11 @@ def main(argv: list[str] | None = None) -> int:
         slice_table(slices),
     ]
     if not args.no_hook:
-        hook_rows = []
-        for name, rows in data.items():
-            wanted, kept, exact = through_the_hook(rows)
-            hook_rows.append(
-                [name, str(wanted), str(kept), ratio(exact, kept), ratio(exact, wanted)]
-            )
-        parts += [
+        parts += hook_section(
+            data,
+            through_the_hook,
             'Through the hook (`lifecycle.handle("UserPromptSubmit")`, a fresh home per prompt, a git project as cwd; a stored record counts when its type, state, project and key are all as labelled):',
-            common.table(
-                ["set", "expected", "stored", "exactly right / stored", "exactly right / expected"],
-                hook_rows,
-            ),
-        ]
+        )
     every = [row for rows in data.values() for row in rows]
     median, worst = speed(every)
     parts.append(

@@ -25,7 +25,7 @@ import functools
 
 from artibot_memory.text.tokens import tokenize
 
-__all__ = ["GROUPS", "alternates", "concept_of"]
+__all__ = ["GROUPS", "TOKENS", "alternates", "concept_of", "tokens_of"]
 
 # One concept a line: its words in English, then in Korean (transliterations included).
 GROUPS = (
@@ -84,15 +84,14 @@ GROUPS = (
     "code 코드",
     "handler handlers 핸들러",
     "library libraries lib 라이브러리",
-    "config configuration settings 설정",
+    "config configuration 설정",
     "backend 백엔드",
     "frontend 프론트엔드 프런트엔드",
-    "api 에이피아이",
     "endpoint endpoints 엔드포인트",
     "branch branches 브랜치",
     "merge merges merged 머지 병합",
     "rule rules convention conventions 규칙 규칙들 컨벤션",
-    "reason reasons why 이유 왜",
+    "reason reasons 이유",
     "empty 빈",
     "page pages 페이지",
     "button buttons 버튼",
@@ -116,12 +115,114 @@ GROUPS = (
 )
 
 
+# GROUPS as the tokens their words become (tokenize is a pure-Python stemmer: reading the
+# groups at every prompt would cost ~8 ms); tests/test_glossary.py checks it is GROUPS'.
+TOKENS = (
+    "commit 커밋",
+    "messag msg 메시지 메세지",
+    "languag 언어",
+    "english 영어 영문",
+    "korean 한국어 한글",
+    "answer repli respons 답변 대답 응답",
+    "instal 설치",
+    "depend dep 의존성 디펜던시",
+    "packag 패키지",
+    "compon 컴포넌트",
+    "export 익스포트 내보내기",
+    "modul 모듈",
+    "test 테스트",
+    "review 리뷰 리뷰어 검토",
+    "approv 승인",
+    "releas version 릴리스 릴리즈 버전",
+    "tag 태그",
+    "deploy 배포",
+    "stage 스테이징",
+    "product prod 프로덕션 프로드 운영",
+    "region 리전",
+    "host 호스팅",
+    "databas db 디비 데이터베이스 postgr postgresql 포스트그레스 포스트그레 mysql sqlite",
+    "port 포트",
+    "local 로컬",
+    "password 비밀번호 비번 패스워드 암호",
+    "hash 해시 해싱",
+    "webhook 웹훅",
+    "signatur 서명",
+    "verifi verif 검증 확인",
+    "payment 결제",
+    "refund 환불",
+    "coupon 쿠폰",
+    "cart 장바구니 카트",
+    "wishlist 위시리스트",
+    "checkout 체크아웃",
+    "error 에러 오류",
+    "fix 고치 고쳐 고침 해결",
+    "fail failur 실패",
+    "doc document 문서",
+    "site 사이트",
+    "build 빌드",
+    "link 링크",
+    "lint linter 린트",
+    "type 타입",
+    "state 상태",
+    "lock 잠금 락",
+    "bucket 버킷",
+    "order 주문",
+    "tabl 테이블",
+    "round 반올림 라운딩",
+    "folder directori dir 폴더 디렉터리 디렉토리",
+    "code 코드",
+    "handler 핸들러",
+    "librari lib 라이브러리",
+    "config configur 설정",
+    "backend 백엔드",
+    "frontend 프론트엔드 프런트엔드",
+    "endpoint 엔드포인트",
+    "branch 브랜치",
+    "merg 머지 병합",
+    "rule convent 규칙 규칙들 컨벤션",
+    "reason",
+    "empti 빈",
+    "page 페이지",
+    "button 버튼",
+    "input 인풋 입력",
+    "queue 큐",
+    "migrat 마이그레이션",
+    "schema 스키마",
+    "user 사용자 유저",
+    "account 계정",
+    "log 로그 로깅",
+    "imag 이미지",
+    "file 파일",
+    "search 검색",
+    "appli 적용",
+    "plan 플랜",
+    "terraform 테라폼",
+    "laptop 노트북",
+    "pagin 페이지네이션",
+    "rollback 롤백",
+    "guid 가이드",
+)
+
+
+def tokens_of(groups: tuple[str, ...]) -> tuple[str, ...]:
+    """Return each group's words as the tokens they become (what :data:`TOKENS` holds).
+
+    >>> tokens_of(("message messages 메시지는",))
+    ('messag 메시지',)
+    """
+    found = []
+    for group in groups:
+        tokens = [token for word in group.split() for token in tokenize(word)]
+        found.append(" ".join(dict.fromkeys(tokens)))
+    return tuple(found)
+
+
 @functools.cache
 def _table() -> dict[str, frozenset[str]]:
-    """Return each token's concept: the set of tokens its group's words become."""
+    """Return each token's concept: the set of tokens of its group."""
     table: dict[str, frozenset[str]] = {}
-    for group in GROUPS:
-        tokens = frozenset(token for word in group.split() for token in tokenize(word))
+    for group in TOKENS:
+        tokens = frozenset(group.split())
         for token in tokens:
             table[token] = table.get(token, frozenset()) | tokens
     return table
