@@ -45,6 +45,7 @@ FULL = {
 SMOKE = {
     "hook_latency": ["--runs", "2", "--warmup", "0", "--no-write"],
     "hook_compare": ["--against", str(common.ROOT), "--runs", "2", "--warmup", "0", "--no-write"],
+    "prompt_latency": ["--against", str(common.ROOT), "--runs", "1", "--no-write"],
     "context_budget": ["--no-write"],
     "scale": ["--sizes", "1000", "--no-prototypes", "--no-write"],
     "quality": ["--conversations", "1", "--no-write"],
