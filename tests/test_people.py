@@ -406,3 +406,31 @@ def test_a_person_said_outside_any_project_is_kept_for_all(
     )
     [kept] = memories.list_memories("context")
     assert (kept.scope, kept.project, kept.tags) == (Scope.PERSON, None, ["person:tom"])
+
+
+@pytest.mark.parametrize(
+    ("prompt", "kept"),
+    [
+        pytest.param(
+            "Sara owns the cart module. So keep her API stable.",
+            "Sara owns the cart module. So keep her API stable",
+            id="so-next-sentence",
+        ),
+        pytest.param(
+            "릴리스는 민수 님이 승인해요. 태그 달기 전에 꼭 확인받아 주세요.",
+            "릴리스는 민수 님이 승인해요. 태그 달기 전에 꼭 확인받아 주세요",
+            id="ko-ask-before",
+        ),
+        pytest.param("Sara owns billing. Fix the login bug.", "Sara owns billing", id="a-new-task"),
+        pytest.param(
+            "Tom approves migrations. Why is the build red?",
+            "Tom approves migrations",
+            id="a-question",
+        ),
+    ],
+)
+def test_what_the_next_sentence_says_the_person_means_for_the_work_is_kept_with_them(
+    prompt: str, kept: str
+) -> None:
+    [found] = detect_preferences(prompt)
+    assert found.text == kept

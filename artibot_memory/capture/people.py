@@ -322,6 +322,21 @@ def find(sentence: str) -> Person | None:
     return None
 
 
+def consequence(sentence: str) -> bool:
+    """Tell whether a sentence goes on about the person just named: what it means for the work.
+
+    "Sara owns the cart module. So keep her API stable." and "릴리스는 민수 님이 승인해요.
+    태그 달기 전에 꼭 확인받아 주세요." are one fact each; a new task in the next sentence
+    ("Fix the login bug.") is not part of it.
+
+    >>> consequence("So keep her API stable."), consequence("태그 달기 전에 꼭 확인받아 주세요")
+    (True, True)
+    >>> consequence("Fix the login bug."), consequence("Why is the build red?")
+    (False, False)
+    """
+    return "?" not in sentence and _pattern("consequence").search(sentence) is not None
+
+
 def everywhere(text: str) -> bool:
     """Tell whether a statement says it holds beyond this project.
 
@@ -585,6 +600,15 @@ _LEAD_REQUEST = (
 )
 _TRAIL = r"(?:[,;]?\s*(?:just\s+so\s+you\s+know|fyi|btw|thanks|thx|ty|thank\s+you)|[.!。\s]+)+$"
 
+# What the next sentence says when it goes on about the person: a consequence, a pronoun
+# that names them again, or asking them first.
+_CONSEQUENCE = (
+    r"^(?:so|therefore|thus|hence|that\s+means|which\s+means|meaning)\b"
+    r"|\b(?:her|him|his|their|them)\b"
+    r"|\b(?:ask|check\s+with|ping)\s+(?:her|him|them)\b"
+    r"|^(?:그러니(?:까)?|그래서|따라서|그러므로)\b|그분|그\s*사람"
+    r"|전에\s*(?:꼭\s*|먼저\s*|반드시\s*)?(?:\S+\s*)?(?:확인|승인|허락|물어|리뷰)"
+)
 _SOURCES: dict[str, tuple[str, int]] = {
     "subject-verb": (_SUBJECT_VERB, 0),
     "subject-modal": (_SUBJECT_MODAL, 0),
@@ -607,6 +631,7 @@ _SOURCES: dict[str, tuple[str, int]] = {
     "ko-ask-first": (_KO_ASK_FIRST, 0),
     "ko-approval": (_KO_APPROVAL, 0),
     "everywhere": (_EVERYWHERE, _I),
+    "consequence": (_CONSEQUENCE, _I),
     "ended": (_ENDED, _I),
     "hearsay": (_HEARSAY, _I),
     "short": (_SHORT, _I),

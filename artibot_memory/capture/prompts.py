@@ -47,7 +47,7 @@ to install the deps", "don't change the public API") is a task, not a preference
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from artibot_memory.capture import people
 from artibot_memory.text.subjects import subject_key
@@ -446,6 +446,10 @@ def detect_preferences(prompt: str) -> list[Detected]:
         if len(sentence) > MAX_SENTENCE_CHARS:
             previous, previous_found = "", False
             continue
+        if _goes_on(found, sentence, previous_found):
+            found[-1] = _and_then(found[-1], sentence)
+            previous, previous_found = sentence, True
+            continue
         asked, detected = _remembered(sentence, previous)
         if not asked:
             detected = _stated(sentence)
@@ -728,12 +732,28 @@ def _people_in(prompt: str) -> list[Detected]:
     The same as the whole reading would find (a sentence without a trigger word is no
     preference and no fact), without compiling the patterns that could find nothing.
     """
-    found = []
+    found: list[Detected] = []
+    previous_found = False
     for sentence in sentences(prose(prompt[:MAX_PROMPT_CHARS])):
+        if _goes_on(found, sentence, previous_found):
+            found[-1] = _and_then(found[-1], sentence)
+            continue
         person = people.find(sentence) if len(sentence) <= MAX_SENTENCE_CHARS else None
         if person is not None:
             found.append(_about_person(person))
+        previous_found = person is not None
     return found[:MAX_FOUND]
+
+
+def _goes_on(found: list[Detected], sentence: str, previous_found: bool) -> bool:  # noqa: FBT001
+    """Tell whether ``sentence`` goes on about the person the sentence before it named."""
+    last = found[-1] if found and previous_found else None
+    return last is not None and last.scope == "person" and people.consequence(sentence)
+
+
+def _and_then(person: Detected, sentence: str) -> Detected:
+    """Return the fact about a person with what the next sentence says it means."""
+    return replace(person, text=_tidy(f"{person.text}. {_tidy(sentence)}"))
 
 
 def _about_person(person: people.Person) -> Detected:
