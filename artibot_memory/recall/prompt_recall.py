@@ -117,6 +117,13 @@ INTENTS = (
     ),
     ("todo", r"\bleft\b|\bpending\b|\btodo\b|follow[- ]?up|남은|할\s*일|하기로\s*한"),
     (
+        "location",
+        (
+            r"\bwhere\b|\bwhich\s+(?:folder|dir|directory|file|module)|\bfolder|\bdirector"
+            r"|\bpath\b|어디|위치|폴더|디렉터리|디렉토리|경로"
+        ),
+    ),
+    (
         "preference",
         (
             r"\brule|\bshould\s+(?:i|we|you)\b|\bcan\s+i\b|\bis\s+it\s+ok|\bok\s+to\b"
@@ -125,6 +132,20 @@ INTENTS = (
     ),
 )
 INTENT_BOOST = 1.25
+# The words that say what kind of answer a prompt wants, by intent (search tokens): the
+# answer need not hold them ("where is the webhook code" → "it lives in src/server/hooks").
+ANSWER_WORDS = {
+    "location": frozenset(
+        "folder directori dir path locat 위치 폴더 디렉터리 디렉토리 경로 어디".split()
+    ),
+    "todo": frozenset("left pend follow remain todo 남 남은 남았 일 할".split()),
+    "decision": frozenset(
+        "reason decid decis chose choos pick 이유 고른 골랐 선택 결정 정했".split()
+    ),
+    "fix": frozenset("fix solv resolv 고쳐 고쳤 고치 해결".split()),
+    "person": frozenset("owner 담당자 담당".split()),
+}
+_PATH = re.compile(r"[\w.-]+/[\w./-]+")  # a memory that names where something lives
 GENERIC_WORDS = "test fail error build run check command exit code"  # every failure says them
 # Words of asking, not of the subject (search tokens): left out of a prompt's concepts, so
 # "뭐였더라" or "remind" weigh nothing against the memory that answers.
@@ -135,7 +156,7 @@ CHATTER = frozenset(
     " 알려줘 알려 괜찮 괜찮나 해도 돼 되나 몇이 몇 어디야 어디 어떻게 어땠"
     " 누구 누가 누구야 누구한테 이거 그거 저거 여기 거기 우리 내가 나 저 좀 그냥 다시"
     " 전에 예전에 지난번 아까 하 해 줘 해줘 추가해줘 보여줘 돌려줘 고쳐줘 만들어줘 바꿔줘 알려줘"
-    " 맞아 맞지 맞나 였지 였나 물어봐 물어봐야".split()
+    " 맞아 맞지 맞나 였지 였나 물어봐 물어봐야 관련 relat".split()
 )
 RECALL_TYPES = (MemoryType.CONTEXT, MemoryType.ERROR, MemoryType.PREFERENCE)
 ASKED_TYPES = (MemoryType.CONTEXT, MemoryType.ERROR)  # when the prompt states a preference
@@ -234,7 +255,8 @@ def choose(
     from artibot_memory.recall import lookup  # noqa: PLC0415 - see the imports above
 
     project = project_of(cwd)
-    concepts = concepts_of(query)
+    wanted = intents_of(query)
+    concepts = concepts_of(query, wanted)
     if not concepts:
         return []
     # A prompt that states a preference is telling, not asking: the one it restates (or
@@ -250,7 +272,6 @@ def choose(
         limit=CANDIDATES,
         held_only=True,
     )
-    wanted = intents_of(query)
     picks = [
         Pick(PRIOR[_kind(hit.memory)] * cover, hit.memory)
         for hit in hits
@@ -267,15 +288,22 @@ def choose(
     return [pick for pick in _best(picks) if pick.ident not in seen]  # judged with what was
 
 
-def concepts_of(query: str) -> dict[str, frozenset[str]]:
+def concepts_of(query: str, wanted: frozenset[str] = frozenset()) -> dict[str, frozenset[str]]:
     """Return the prompt's concepts (name → the tokens that say it), chatter left out.
+
+    So are the words that only say what kind of answer is wanted (:data:`ANSWER_WORDS`):
+    "which folder has the webhook code" is answered by "the webhook handler lives in
+    src/server/webhooks", which says no "folder".
 
     >>> sorted(concepts_of("커밋 메시지 규칙 뭐였지?"))
     ['commit', 'convent', 'messag']
+    >>> sorted(concepts_of("which folder has the webhook code?", frozenset({"location"})))
+    ['code', 'webhook']
     """
+    answers = {token for intent in wanted for token in ANSWER_WORDS.get(intent, ())}
     found: dict[str, frozenset[str]] = {}
     for word in tokenize(query):
-        if word not in CHATTER:
+        if word not in CHATTER and word not in answers:
             # a Korean compound's halves say it too (배포스크립트: 배포, 스크립트)
             found[concept_of(word)] = alternates(word) | frozenset(search_tokens(word))
     return found
@@ -352,7 +380,12 @@ def _generic() -> frozenset[str]:
 
 
 def _boost(memory: Readable, wanted: frozenset[str]) -> float:
-    return INTENT_BOOST if wanted and _intent_kind(memory) in wanted else 1.0
+    if not wanted:
+        return 1.0
+    if _intent_kind(memory) in wanted:
+        return INTENT_BOOST
+    located = "location" in wanted and _PATH.search(memory.text) is not None
+    return INTENT_BOOST if located else 1.0
 
 
 def _intent_kind(memory: Readable) -> str:
