@@ -93,7 +93,7 @@ def write(tmp_path: Path, rows: list[Any], name: str = "session.jsonl") -> Path:
     return path
 
 
-def digest_of(tmp_path: Path, rows: list[Any], **options: int) -> SessionDigest:
+def digest_of(tmp_path: Path, rows: list[Any], **options: Any) -> SessionDigest:
     return read_transcript(write(tmp_path, rows), **options)
 
 

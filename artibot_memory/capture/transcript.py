@@ -1,9 +1,15 @@
-"""Read a Claude Code session transcript (JSON Lines) into a small :class:`SessionDigest`.
+"""Read a coding agent's session transcript (JSON Lines) into a small :class:`SessionDigest`.
 
 The SessionEnd hook turns the digest into a session-summary memory inside Claude Code's 1.5 s
 budget, so this module is fast (a 3 MB transcript digests in tens of milliseconds), bounded
 (at most 50 MB read, lines over 4 MB skipped, every text trimmed, every list capped) and never
 raises on bad input: a missing, unreadable or non-regular path gives ``readable=False``.
+
+The rows read are Claude Code's. A transcript of Codex CLI, Gemini CLI or Cursor is told
+apart by its first record and each of its records translated into the rows Claude Code
+would have written (:mod:`artibot_memory.capture.foreign`), so one parser reads every
+agent's sessions; the digest's ``agent`` says whose it was. Where such a transcript
+carries no working directory or session id, the ones the caller passes stand in.
 
 Each moment the daily note tells (a prompt, a file change, a test run, a failure, a stated
 decision) keeps its transcript line (1-based, as an editor shows it) and time, and
@@ -33,12 +39,13 @@ from itertools import pairwise
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from artibot_memory.capture import pairing
+from artibot_memory.capture import foreign, pairing
 from artibot_memory.capture.decisions import find_decisions
 from artibot_memory.capture.pairing import Fix, Step
 from artibot_memory.capture.prompts import MACHINE_PROMPTS
 from artibot_memory.capture.todos import find_todos
 from artibot_memory.core import private
+from artibot_memory.core.agents import CLAUDE
 from artibot_memory.core.clock import parse_time
 from artibot_memory.text import trim
 from artibot_memory.text.ask import ask_in_words
@@ -176,7 +183,8 @@ class SessionDigest:
     session_id: str = ""
     cwd: str = ""
     git_branch: str = ""
-    version: str = ""  # the Claude Code version that wrote the transcript
+    version: str = ""  # the version of the agent that wrote the transcript, when it says
+    agent: str = CLAUDE  # claude-code, codex-cli, gemini-cli or cursor
     started_at: datetime | None = None
     ended_at: datetime | None = None
     duration_seconds: float = 0.0
@@ -215,11 +223,14 @@ def read_transcript(
     max_bytes: int = MAX_BYTES,
     max_line_bytes: int = MAX_LINE_BYTES,
     after_line: int = 0,
+    cwd: str | None = None,
+    session_id: str | None = None,
 ) -> SessionDigest:
     """Digest the transcript at ``path``; never raises for a bad path or bad content.
 
     With ``after_line``, only the lines after it are digested (a tool call made before it
-    and answered after it is not seen).
+    and answered after it is not seen). ``cwd`` and ``session_id`` are used when the
+    transcript does not say them (Gemini CLI's and Cursor's carry no working directory).
 
     >>> read_transcript(None).readable
     False
@@ -227,21 +238,34 @@ def read_transcript(
     if not path:
         return SessionDigest()
     where = Path(path)
-    parser = _Parser()
+    parser = _Parser(after_line, _Fallback(cwd or "", session_id or "", where.stem))
     try:
         if not stat.S_ISREG(where.stat().st_mode):  # a FIFO would block the hook forever
             return SessionDigest(path=str(where))
         with where.open("rb") as handle:
             lines = _Lines(handle, max_bytes, max_line_bytes)
             for number, line in lines:
+                parser.line = number
                 if number > after_line:
-                    parser.line = number
                     parser.feed_line(line)
+                else:
+                    parser.replay_line(line)
     except (OSError, ValueError):  # ValueError: a NUL byte in the path
         return SessionDigest(path=str(where))
     parser.skipped += lines.skipped
-    parser.count_subagent_files(where)
+    parser.finish()
+    if parser.translator is None:  # Claude Code keeps its subagents' transcripts beside it
+        parser.count_subagent_files(where)
     return parser.digest(str(where), truncated=lines.truncated)
+
+
+@dataclass(frozen=True)
+class _Fallback:
+    """What the caller knows of a session, for a transcript that does not say it."""
+
+    cwd: str = ""
+    session_id: str = ""
+    name: str = ""  # the transcript's file name without .jsonl (Cursor's conversation id)
 
 
 class _Lines:
@@ -296,9 +320,16 @@ class _Use:
 
 
 class _Parser:
-    """Accumulates rows; each handler reads one row kind and tolerates any shape."""
+    """Accumulates rows; each handler reads one row kind and tolerates any shape.
 
-    def __init__(self) -> None:
+    Another agent's records go through its :class:`~artibot_memory.capture.foreign.Translator`
+    first, chosen by the first record read; a Claude Code transcript pays that one look.
+    """
+
+    def __init__(self, after_line: int = 0, fallback: _Fallback | None = None) -> None:
+        self.after_line, self.fallback = after_line, fallback or _Fallback()
+        self.agent = ""  # told by the first record (foreign.detect); claude-code until then
+        self.translator: foreign.Translator | None = None
         self.lines = self.skipped = self.denied = self.compactions = 0
         self.line = self.first_line = self.last_line = 0  # the row being read; the span read
         self.asks: list[Mark] = []
@@ -335,8 +366,60 @@ class _Parser:
         self.first_line = self.first_line or self.line
         self.last_line = self.line
         row = _decode(line)
-        if row is None or not self._feed_safely(row):
+        if row is None:
             self.skipped += 1
+            return
+        if not self.agent:
+            self._detect(row)
+        translator = self.translator
+        if not (self._translate(translator, row) if translator else self._feed_safely(row)):
+            self.skipped += 1
+
+    def replay_line(self, line: bytes) -> None:
+        """Read a line before ``after_line`` for its format and a translator's state only."""
+        if self.agent and self.translator is None:
+            return  # a Claude Code row stands alone: the lines already told cost nothing
+        row = _decode(line) if line.strip() else None
+        if row is None:
+            return
+        if not self.agent:
+            self._detect(row)
+        if self.translator is not None:
+            self._translate(self.translator, row)
+
+    def _detect(self, row: dict[str, Any]) -> None:
+        hints = self.fallback
+        self.translator = foreign.translator_for(
+            row, cwd=hints.cwd, session_id=hints.session_id, name=hints.name
+        )
+        self.agent = self.translator.agent if self.translator else CLAUDE
+
+    def _translate(self, translator: foreign.Translator, record: dict[str, Any]) -> bool:
+        """Feed the rows a foreign record stands for; False when the record was malformed."""
+        try:
+            rows = translator.translate(self.line, record)
+        except (TypeError, AttributeError, KeyError, IndexError, ValueError):
+            return False  # the translators check every shape (fuzzed); this net keeps hooks alive
+        return self._feed_rows(rows)
+
+    def _feed_rows(self, rows: list[tuple[int, dict[str, Any]]]) -> bool:
+        fed = True
+        for number, row in rows:
+            if number > self.after_line:
+                self.line = number
+                fed = self._feed_safely(row) and fed
+        return fed
+
+    def finish(self) -> None:
+        """Feed what a translator held back to the end (a Gemini chat may rewind)."""
+        if self.translator is None:
+            return
+        try:
+            rows = self.translator.finish()
+        except (TypeError, AttributeError, KeyError, IndexError, ValueError):
+            self.skipped += 1
+            return
+        self.skipped += sum(not self._feed_rows([row]) for row in rows)
 
     def _feed_safely(self, row: dict[str, Any]) -> bool:
         try:
@@ -604,6 +687,11 @@ class _Parser:
             for at, fix in paired
         )
 
+    def _meta(self) -> dict[str, str]:
+        """Return the session's id, folder, branch, version: the caller's where rows said none."""
+        given = {"cwd": self.fallback.cwd, "session_id": self.fallback.session_id}
+        return {**{key: value for key, value in given.items() if value}, **self.meta}
+
     def count_subagent_files(self, transcript: Path) -> None:
         """Add subagents from ``<session>/subagents/agent-<id>.jsonl``; lists names, reads none."""
         try:
@@ -628,7 +716,8 @@ class _Parser:
         return SessionDigest(
             path=path,
             readable=True,
-            **self.meta,
+            **self._meta(),
+            agent=self.agent or CLAUDE,
             started_at=started,
             ended_at=ended,
             duration_seconds=(ended - started).total_seconds() if started and ended else 0.0,
