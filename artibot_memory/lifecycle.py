@@ -243,6 +243,7 @@ def _source(payload: Payload, event: str) -> Source:
         session_id=_text(payload, "session_id"),
         path=path,
         line=line,
+        agent=_text(payload, "agent"),
     )
 
 
@@ -297,7 +298,11 @@ def save_summary(payload: Payload, event: str) -> None:
     when a session ends right after a compaction, the checkpoint's worker may finish after
     the end's, and must not put the older summary back.
     """
-    digest = read_transcript(_text(payload, "transcript_path"))
+    digest = read_transcript(
+        _text(payload, "transcript_path"),
+        cwd=_text(payload, "cwd"),
+        session_id=_text(payload, "session_id"),
+    )
     if not digest.readable or digest.is_empty:
         return
     refine_errors(digest)  # the transcript says what the journal cannot: why, what changed
@@ -319,6 +324,7 @@ def save_summary(payload: Payload, event: str) -> None:
             session_id=session_id,
             path=digest.path,
             line=digest.last_line or None,
+            agent=_text(payload, "agent") or digest.agent,
         ),
         observation=_sighting(text),
         details={

@@ -297,7 +297,7 @@ def test_without_plugin_data_session_start_says_nothing(
 
 
 @pytest.mark.usefixtures("no_dependencies")
-def test_a_ready_venv_reruns_the_hook_with_the_same_stdin(
+def test_a_ready_venv_reruns_the_hook_with_the_same_payload(
     plugin_data: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     python = make_ready(plugin_data)
@@ -313,7 +313,7 @@ def test_a_ready_venv_reruns_the_hook_with_the_same_stdin(
     assert json.loads(capsys.readouterr().out) == {"systemMessage": "from the venv"}
     [(argv, stdin, timeout, relayed)] = calls
     assert argv == [str(python), str(ENTRY), "hook", "UserPromptSubmit"]
-    assert stdin == raw
+    assert json.loads(stdin) == {**json.loads(raw), "agent": "claude-code"}
     assert timeout < 10
     assert relayed == "1"
     assert journal.drain() == []
@@ -546,3 +546,25 @@ def test_the_hook_log_is_never_written_through_a_symlink(
     link.symlink_to(outside if linked == "logs" else outside / "hooks.log")
     hooklog.write_log("a failure")
     assert list(outside.iterdir()) == []
+
+
+@pytest.mark.usefixtures("no_dependencies")
+def test_another_agents_event_reaches_the_venv_as_ours_and_its_answer_comes_back_as_theirs(
+    plugin_data: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    make_ready(plugin_data)
+    calls: list[tuple[list[str], bytes]] = []
+    answer = {"hookSpecificOutput": {"hookEventName": "UserPromptSubmit", "additionalContext": "m"}}
+
+    def fake_run(argv: list[str], **options: Any) -> subprocess.CompletedProcess[bytes]:
+        calls.append((argv, options["input"]))
+        return subprocess.CompletedProcess(argv, 0, json.dumps(answer).encode(), b"")
+
+    monkeypatch.setattr(subprocess, "run", fake_run)
+    raw = json.dumps({"session_id": "g1", "prompt": "I prefer pnpm over npm"}).encode()
+    assert entry.run_hook("BeforeAgent", raw, "gemini-cli") == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out == {"hookSpecificOutput": {"hookEventName": "BeforeAgent", "additionalContext": "m"}}
+    [(argv, stdin)] = calls
+    assert argv[-2:] == ["hook", "UserPromptSubmit"]
+    assert json.loads(stdin)["agent"] == "gemini-cli"

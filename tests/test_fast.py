@@ -65,6 +65,7 @@ def test_a_bash_success_is_journaled_with_its_command_and_output() -> None:
         "event": "PostToolUse",
         "session_id": "bf94da03-d611-4290-9869-acf21951c67b",
         "cwd": "/home/dev/proj",
+        "agent": None,
         "tool_name": "Bash",
         "tool_use_id": "toolu_de1b0f0316954e65aa89c3b8",
         "duration_ms": 21,

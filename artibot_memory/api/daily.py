@@ -94,7 +94,9 @@ def note_session(
     home = home or memory_home()
     covered = daily.covered_lines(home, session_id, daily.day_of())
     if covered and digest.path and covered >= digest.first_line:
-        digest = read_transcript(digest.path, after_line=covered)
+        digest = read_transcript(
+            digest.path, after_line=covered, cwd=digest.cwd, session_id=digest.session_id
+        )
     items = session_items(digest, session_id, project) if digest.first_line else []
     keep_decisions(digest, session_id, project, home)
     keep_todos(digest, session_id, project, home)
@@ -150,7 +152,11 @@ def _keep_marks(  # noqa: PLR0917 - one builder for both kinds of mark, every pa
             confidence=DECISION_CONFIDENCE,
             why=f"{why} {mark.kind}",
             source=Source(
-                channel="hook:SessionEnd", session_id=session_id, path=digest.path, line=mark.line
+                channel="hook:SessionEnd",
+                session_id=session_id,
+                path=digest.path,
+                line=mark.line,
+                agent=digest.agent,
             ),
             created_at=mark.at,
             observation=f"{tag}:{session_id}:{mark.line}",

@@ -60,8 +60,12 @@ def error_text(record: Record) -> str:
 
 
 def _source(record: Record, channel: str) -> Source:
+    agent = record.get("agent")
     return Source(
-        channel=channel, session_id=record.get("session_id"), command=record.get("command")
+        channel=channel,
+        session_id=record.get("session_id"),
+        command=record.get("command"),
+        agent=agent if isinstance(agent, str) else None,
     )
 
 

@@ -36,8 +36,10 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timezone
 
+from artibot_memory.core import agents
 from artibot_memory.core.clock import parse_time
 from artibot_memory.core.project import display_name
+from artibot_memory.recall.flags import document
 from artibot_memory.store.record import FIELDS
 from artibot_memory.text.trim import ELLIPSIS
 
@@ -337,16 +339,40 @@ def state_cell(memory: Readable) -> Cell:
     return Cell(state, state if state != "active" else None)
 
 
-def memory_rows(memories: Sequence[Readable], now: datetime, *, states: bool) -> list[list[Cell]]:
-    """One row per memory: id, type, (state,) project, when last seen, what differs."""
+def memory_rows(
+    memories: Sequence[Readable], now: datetime, *, states: bool, agents: bool = False
+) -> list[list[Cell]]:
+    """One row per memory: id, type, (state,) project, (agent,) when last seen, what differs."""
     texts = without_shared_prefix([gist(m) for m in memories])
     rows = []
     for memory, text in zip(memories, texts, strict=True):
         row = [Cell(memory.id, "id"), Cell(memory.type.value, memory.type.value)]
         row += [state_cell(memory)] if states else []
-        row += [project_cell(memory.project), Cell(when(memory.last_seen, now), "dim"), Cell(text)]
+        row += [project_cell(memory.project)]
+        row += [Cell(agent_of(memory) or "-", "dim")] if agents else []
+        row += [Cell(when(memory.last_seen, now), "dim"), Cell(text)]
         rows.append(row)
     return rows
+
+
+def agent_of(memory: object) -> str | None:
+    """Return the agent whose hook saw ``memory`` (``codex-cli`` …); None when none did.
+
+    A hook's memory older than the field is Claude Code's: it was the only agent then.
+
+    >>> from artibot_memory.store.record import Record
+    >>> agent_of(Record({"id": "c", "type": "command", "text": "x",
+    ...                  "source": {"channel": "hook:PostToolUse", "agent": "codex-cli"}}))
+    'codex-cli'
+    """
+    source = document(memory).get("source")
+    if not isinstance(source, dict):
+        return None
+    agent = source.get("agent")
+    if isinstance(agent, str) and agent:
+        return agent
+    channel = source.get("channel")
+    return "claude-code" if isinstance(channel, str) and channel.startswith("hook:") else None
 
 
 def memory_table(
@@ -361,8 +387,10 @@ def memory_table(
     ``notes``: per row, what to say under it (:func:`noted`): its flags in words, its source.
     """
     states = any(m.state.value != "active" for m in memories)
-    header = ["id", "type", *(["state"] if states else []), "project", "seen", "text"]
-    rows = memory_rows(memories, now, states=states)
+    several = len({agent_of(m) for m in memories} - {None}) > 1  # which agent, when several
+    header = ["id", "type", *(["state"] if states else []), "project"]
+    header += [*(["agent"] if several else []), "seen", "text"]
+    rows = memory_rows(memories, now, states=states, agents=several)
     if scores:
         header = ["score", *header]
         rows = [[Cell(f"{s:.2f}", "score"), *row] for s, row in zip(scores, rows, strict=True)]
@@ -638,14 +666,15 @@ def _times(count: int) -> str:
     return "once" if count == 1 else f"{count} times"
 
 
-_SOURCE_FIELDS = ("channel", "session_id", "path", "line", "command")
+_SOURCE_FIELDS = ("channel", "session_id", "path", "line", "command", "agent")
+
 _EVIDENCE_FIELDS = ("at", "session_id", "note", "kind")
 CHANNEL_WORDS = {
     "hook:UserPromptSubmit": "a prompt (UserPromptSubmit hook)",
     "hook:SessionStart": "the start of a session (SessionStart hook)",
     "hook:SessionEnd": "the end of a session (SessionEnd hook)",
     "hook:PreCompact": "a checkpoint before a compaction (PreCompact hook)",
-    "hook:PostToolUse": "a command Claude ran (PostToolUse hook)",
+    "hook:PostToolUse": "a command the agent ran (PostToolUse hook)",
     "hook:PostToolUseFailure": "a command that failed (PostToolUseFailure hook)",
     "hook": "a hook",
     "cli": "the CLI",
@@ -675,8 +704,10 @@ def where(channel: str) -> str:
 
 def _where(source: Mapping[str, Any]) -> str:
     channel = str(source.get("channel") or "api")
+    agent = source.get("agent")
+    named = f" in {agents.NAMES.get(agent, agent)}" if isinstance(agent, str) and agent else ""
     session = f", session {source['session_id']}" if source.get("session_id") else ""
-    return printable(where(channel)) + session
+    return printable(where(channel) + named) + session
 
 
 def _source(source: Mapping[str, Any]) -> str:

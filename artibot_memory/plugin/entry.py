@@ -71,10 +71,46 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run ``hook EVENT`` or the command line; return the exit status."""
     args = list(sys.argv[1:] if argv is None else argv)
     if args[:1] == ["hook"]:
-        status = run_hook(args[1] if len(args) > 1 else "", read_stdin())
+        event, agent = hook_args(args[1:])
+        give_data_dir(agent)
+        status = run_hook(event, read_stdin(), agent)
         sys.stderr = io.StringIO()  # nothing may reach Claude Code, not even at shutdown
         return status
     return run_cli(args)
+
+
+def hook_args(args: list[str]) -> tuple[str, str]:
+    """Return the event and the agent of ``hook EVENT [--agent NAME]`` (Claude Code's default).
+
+    >>> hook_args(["AfterTool", "--agent", "gemini-cli"]), hook_args(["SessionEnd"])
+    (('AfterTool', 'gemini-cli'), ('SessionEnd', 'claude-code'))
+    """
+    from artibot_memory.plugin.agents import agent_of  # noqa: PLC0415 - inside the hook's net
+
+    event = next((arg for arg in args if not arg.startswith("-")), "")
+    agent = None
+    for at, arg in enumerate(args):
+        if arg == "--agent" and at + 1 < len(args):
+            agent = args[at + 1]
+        elif arg.startswith("--agent="):
+            agent = arg.partition("=")[2]
+    if agent is not None and event == agent:
+        event = next((a for a in args if not a.startswith("-") and a != agent), "")
+    return event, agent_of(agent)
+
+
+def give_data_dir(agent: str) -> None:
+    """Name the plugin's data folder where the agent gives none (Gemini CLI, Cursor).
+
+    Claude Code and Codex's plugins set ``$CLAUDE_PLUGIN_DATA``; Codex's ``$PLUGIN_DATA``
+    too. The others share one folder (:func:`artibot_memory.core.paths.runtime_dir`),
+    where the venv is built when their ``python3`` cannot run the full path.
+    """
+    from artibot_memory.core import paths  # noqa: PLC0415 - inside the hook only
+
+    if agent != "claude-code" and not os.environ.get(paths.PLUGIN_DATA_ENV):
+        given = os.environ.get("PLUGIN_DATA") or paths.runtime_dir()
+        os.environ[paths.PLUGIN_DATA_ENV] = given
 
 
 def read_stdin(stream: TextIO | None = None) -> bytes:
@@ -101,15 +137,21 @@ def parse_payload(raw: bytes) -> dict[str, Any]:
     return payload if isinstance(payload, dict) else {}
 
 
-def run_hook(event: str, raw: bytes) -> int:
-    """Handle one hook event from its raw stdin bytes; always return 0.
+def run_hook(event: str, raw: bytes, agent: str = "claude-code") -> int:
+    """Handle one hook event of ``agent`` from its raw stdin bytes; always return 0.
 
-    The event comes from the command line, never from the payload.
+    The event comes from the command line, never from the payload. The agent's event and
+    payload become ours first (:mod:`artibot_memory.plugin.agents`), and what we return
+    goes back in the field that agent reads.
     """
     captured = io.StringIO()
     real_stderr, sys.stderr = sys.stderr, captured
     try:
-        _emit(_dispatch(event, parse_payload(raw), raw))
+        from artibot_memory.plugin import agents  # noqa: PLC0415 - inside the safety net
+
+        ours, payload = agents.normalize(agent, event, parse_payload(raw))
+        if ours:
+            _emit(agents.answer(agent, event, _dispatch(ours, payload)))
     except BaseException as exc:  # noqa: BLE001 - a hook must never break the session
         _log_failure(event, exc)
     finally:
@@ -131,8 +173,8 @@ def _write_log(message: str) -> None:
     write_log(message)
 
 
-def _dispatch(event: str, payload: dict[str, Any], raw: bytes) -> dict[str, Any] | None:
-    output = _answer(event, payload, raw)
+def _dispatch(event: str, payload: dict[str, Any]) -> dict[str, Any] | None:
+    output = _answer(event, payload)
     if event == "SessionStart" and _ready_news_waiting():
         from artibot_memory.plugin import bootstrap  # noqa: PLC0415 - once, after a build
 
@@ -148,7 +190,7 @@ def _ready_news_waiting() -> bool:
     return bool(data) and os.path.exists(os.path.join(data, READY_NEWS_NAME))
 
 
-def _answer(event: str, payload: dict[str, Any], raw: bytes) -> dict[str, Any] | None:
+def _answer(event: str, payload: dict[str, Any]) -> dict[str, Any] | None:
     # Imported here, inside run_hook's safety net: even a broken module exits 0, silently.
     if sys.version_info >= FAST_PATH_PYTHON:
         from artibot_memory.plugin import fast  # noqa: PLC0415
@@ -157,14 +199,14 @@ def _answer(event: str, payload: dict[str, Any], raw: bytes) -> dict[str, Any] |
         if done:
             return output
     if sys.version_info < FULL_PATH_PYTHON:
-        return _without_full_path(event, payload, raw, None)
+        return _without_full_path(event, payload, None)
     _enable_site()
     if event == "SessionStart" and _runtime_found():
         return _start_from_index(payload)
     try:
         from artibot_memory.lifecycle import handle  # noqa: PLC0415
     except ImportError as exc:
-        return _without_full_path(event, payload, raw, exc)
+        return _without_full_path(event, payload, exc)
     result: dict[str, Any] | None = handle(event, payload)
     return result
 
@@ -214,7 +256,7 @@ def _enable_site() -> None:
 
 
 def _without_full_path(
-    event: str, payload: dict[str, Any], raw: bytes, exc: ImportError | None
+    event: str, payload: dict[str, Any], exc: ImportError | None
 ) -> dict[str, Any] | None:
     """Rerun under the plugin venv, or keep the event in the journal for later.
 
@@ -230,7 +272,8 @@ def _without_full_path(
         return None
     python = venv.ready_python()
     if python is not None:
-        return _relay(python, event, raw)
+        # the payload as normalized: the venv's hook takes it as Claude Code's, agent kept
+        return _relay(python, event, json.dumps(payload).encode())
     if captures:
         _defer(event, payload)
     if event != "SessionStart":

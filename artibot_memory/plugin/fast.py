@@ -7,9 +7,10 @@ A failure whose error signature is already known is answered at once: the record
 (or that the error was seen and never resolved) goes back to Claude as
 ``additionalContext``, framed as recorded data (:mod:`artibot_memory.recall.known_errors`).
 
-Journal records (every one also has ``"v": 1`` and ``"at"``):
+Journal records (every one also has ``"v": 1`` and ``"at"``; ``agent`` is the agent whose
+hook wrote it, :data:`artibot_memory.plugin.agents.AGENTS`, null in records older than it):
 
-- ``PostToolUse``: ``event, session_id, cwd, tool_name, tool_use_id, duration_ms``, plus
+- ``PostToolUse``: ``event, session_id, cwd, agent, tool_name, tool_use_id, duration_ms``, plus
   for Bash ``command, description, output`` (stdout and stderr, head and tail kept),
   ``interrupted``; for Edit/Write/MultiEdit/NotebookEdit ``file_path`` and ``change``
   (what changed in a few words, :func:`~artibot_memory.text.change.change_of`).
@@ -21,7 +22,7 @@ Journal records (every one also has ``"v": 1`` and ``"at"``):
   tool_name, tool_use_id, command, signature`` of the failure and ``ids`` (the fix's
   memory), so the ingest can tell whether the fix then worked.
 - a full event journaled because the full path could not run, and every SessionEnd and
-  PreCompact, for the worker (:func:`defer`): ``event, session_id, cwd``, the fields of
+  PreCompact, for the worker (:func:`defer`): ``event, session_id, cwd, agent``, the fields of
   ``DEFERRED_FIELDS`` plus ``"deferred": true``, so the ingest can do the full work later.
 
 Before anything, every event's payload loses its ``<private>`` blocks
@@ -217,6 +218,7 @@ def defer(event: str, payload: dict[str, Any]) -> None:
         "event": event,
         "session_id": _text(payload, "session_id"),
         "cwd": _text(payload, "cwd"),
+        "agent": _text(payload, "agent"),
     }
     record.update({name: payload.get(name) for name in fields})
     journal.append({**record, "deferred": True})
@@ -228,6 +230,7 @@ def _base(event: str, payload: dict[str, Any]) -> dict[str, Any]:
         "event": event,
         "session_id": _text(payload, "session_id"),
         "cwd": _text(payload, "cwd"),
+        "agent": _text(payload, "agent"),
         "tool_name": _text(payload, "tool_name"),
         "tool_use_id": _text(payload, "tool_use_id"),
         "duration_ms": duration if isinstance(duration, (int, float)) else None,
@@ -281,7 +284,7 @@ def _on_failure(payload: dict[str, Any], *, keep: bool = True) -> dict[str, Any]
 
 
 def _recalled(failure: dict[str, Any], memory_id: str, event: str) -> dict[str, Any]:
-    keep = ("session_id", "cwd", "tool_name", "tool_use_id", "command", "signature")
+    keep = ("session_id", "cwd", "agent", "tool_name", "tool_use_id", "command", "signature")
     return {"event": event, **{name: failure[name] for name in keep}, "ids": [memory_id]}
 
 

@@ -47,6 +47,7 @@ class Source(BaseModel):
     path: str | None = None
     line: int | None = None
     command: str | None = None
+    agent: str | None = None  # the agent whose hook saw it (claude-code, codex-cli ...)
 
 
 class Evidence(BaseModel):
