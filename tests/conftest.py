@@ -52,6 +52,10 @@ def memory_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     # bootstrap look for its venv there (a test that wants one sets these itself).
     monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(tmp_path / "claude-config"))
     monkeypatch.delenv("CLAUDE_PLUGIN_DATA", raising=False)
+    # Nor Codex's, nor the folder Gemini CLI's and Cursor's hooks share (core/venv.py).
+    monkeypatch.setenv("CODEX_HOME", str(tmp_path / "codex-home"))
+    monkeypatch.delenv("PLUGIN_DATA", raising=False)
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg-data"))
     # Keyword-only whether or not the vectors extra is installed, so every test sees the
     # results of today's search; tests/test_vectors.py turns the layer on where it needs it.
     monkeypatch.setenv("ARTIBOT_MEMORY_VECTORS", "off")

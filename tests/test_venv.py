@@ -16,7 +16,7 @@ from freezegun import freeze_time
 from artibot_memory.api import doctor
 from artibot_memory.capture import journal
 from artibot_memory.cli.app import main as cli_main
-from artibot_memory.core import venv
+from artibot_memory.core import paths, venv
 from artibot_memory.core.project import project_of
 from artibot_memory.plugin import bootstrap, entry
 from artibot_memory.recall import startcache
@@ -441,3 +441,51 @@ def test_the_builder_is_run_by_the_base_it_builds_with(
     [argv] = started
     assert argv[0] == "/opt/python3.12"
     assert argv[-3:] == ["--python", "/opt/python3.12", str(plugin_data)]
+
+
+def test_an_agent_uses_the_venv_another_agent_built_from_the_same_requirements(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv(venv.DATA_ENV, raising=False)
+    monkeypatch.delenv(venv.RELAYED_ENV, raising=False)
+    codex_data = tmp_path / "codex-home" / "plugins" / "data" / "artibot-memory-artibot-memory"
+    assert venv.ready_python() is None
+    python = make_ready(codex_data)
+    assert venv.known_data_dirs() == [str(codex_data)]
+    monkeypatch.setenv(venv.DATA_ENV, str(tmp_path / "gemini-data"))  # not built there
+    assert venv.ready_python() == str(python)
+
+
+def test_a_venv_of_other_requirements_is_not_used(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv(venv.RELAYED_ENV, raising=False)
+    claude_data = tmp_path / "claude-config" / "plugins" / "data" / "artibot-memory-x"
+    make_ready(claude_data)
+    (claude_data / "venv" / venv.MARKER_NAME).write_text("0" * 64 + "\n")
+    monkeypatch.setenv(venv.DATA_ENV, str(tmp_path / "mine"))
+    assert venv.ready_python() is None
+
+
+@pytest.mark.parametrize(
+    ("agent", "given", "expected"),
+    [
+        ("gemini-cli", {}, "runtime"),
+        ("cursor", {}, "runtime"),
+        ("codex-cli", {"PLUGIN_DATA": "/data/codex"}, "/data/codex"),
+        ("codex-cli", {"CLAUDE_PLUGIN_DATA": "/data/claude"}, "/data/claude"),
+        ("claude-code", {}, None),
+    ],
+)
+def test_an_agent_that_gives_no_data_folder_gets_the_shared_one(
+    monkeypatch: pytest.MonkeyPatch, agent: str, given: dict[str, str], expected: str | None
+) -> None:
+    monkeypatch.delenv(venv.DATA_ENV, raising=False)
+    for name, value in given.items():
+        monkeypatch.setenv(name, value)
+    entry.give_data_dir(agent)
+    if expected == "runtime":
+        assert os.environ[venv.DATA_ENV] == paths.runtime_dir()
+        assert paths.runtime_dir().endswith("artibot-memory-runtime")
+    else:
+        assert os.environ.get(venv.DATA_ENV) == expected

@@ -29,6 +29,10 @@ FILE_MODE = 0o600
 # venv module (core.venv), on every session start.
 PLUGIN_DATA_ENV = "CLAUDE_PLUGIN_DATA"
 READY_NEWS_NAME = "bootstrap.ready"
+# The plugin's data folder where the agent gives none (Gemini CLI, Cursor, hooks installed
+# by hand): beside the default memory home, never inside any home (a synced home would
+# carry a venv).
+RUNTIME_NAME = "artibot-memory-runtime"
 
 
 def memory_home(*, create: bool = True) -> Path:
@@ -83,6 +87,15 @@ def fallback_data_dir(platform: str = sys.platform) -> str:
         return os.path.join(xdg, APP_NAME)
     default = "~/Library/Application Support" if platform == "darwin" else "~/.local/share"
     return os.path.join(os.path.expanduser(default), APP_NAME)
+
+
+def runtime_dir() -> str:
+    """Return the plugin data folder of the agents that give none (``…/artibot-memory-runtime``).
+
+    >>> runtime_dir().endswith("artibot-memory-runtime")
+    True
+    """
+    return os.path.join(os.path.dirname(fallback_data_dir()), RUNTIME_NAME)
 
 
 def ensure_private_dir(path: str | os.PathLike[str]) -> None:

@@ -35,7 +35,7 @@ import os
 import sys
 
 from artibot_memory.core import clock, disk
-from artibot_memory.core.paths import PLUGIN_DATA_ENV, READY_NEWS_NAME
+from artibot_memory.core.paths import PLUGIN_DATA_ENV, READY_NEWS_NAME, runtime_dir
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -126,28 +126,50 @@ def is_ready(data_dir: str | os.PathLike[str]) -> bool:
 
 
 def plugin_data_dirs() -> list[str]:
-    """Where the plugin venv may be: ``$CLAUDE_PLUGIN_DATA``, else Claude Code's data dirs.
+    """Where this plugin's venv is, or is built: ``$CLAUDE_PLUGIN_DATA``, else every known one.
 
-    Hooks always get the variable; the Bash tool (where the skill runs the CLI) does not,
-    so the CLI looks in ``~/.claude/plugins/data/artibot-memory*`` as well.
+    Hooks always get the variable (Claude Code and Codex set it; the hook entry sets it
+    for Gemini CLI and Cursor, which give none: :func:`artibot_memory.core.paths.runtime_dir`);
+    the Bash tool (where the skill runs the CLI) does not, so the CLI looks in every
+    agent's data folders (:func:`known_data_dirs`).
     """
     given = os.environ.get(DATA_ENV, "")
     if given:
         return [given]
-    config = os.path.expanduser(os.environ.get("CLAUDE_CONFIG_DIR") or "~/.claude")
-    data = os.path.join(config, "plugins", "data")
-    try:
-        names = sorted(os.listdir(data))
-    except OSError:
-        return []
-    return [os.path.join(data, name) for name in names if name.startswith("artibot-memory")]
+    return known_data_dirs()
+
+
+def known_data_dirs() -> list[str]:
+    """Every plugin data folder of ours an agent made: Claude Code's, Codex's, the shared one.
+
+    ``~/.claude/plugins/data/artibot-memory*`` (``$CLAUDE_CONFIG_DIR``),
+    ``~/.codex/plugins/data/artibot-memory*`` (``$CODEX_HOME``) and the runtime folder of
+    the agents that give none, where it exists.
+    """
+    claude = os.path.expanduser(os.environ.get("CLAUDE_CONFIG_DIR") or "~/.claude")
+    codex = os.path.expanduser(os.environ.get("CODEX_HOME") or "~/.codex")
+    found = []
+    for config in (claude, codex):
+        data = os.path.join(config, "plugins", "data")
+        try:
+            names = sorted(os.listdir(data))
+        except OSError:
+            continue
+        found += [os.path.join(data, name) for name in names if name.startswith("artibot-memory")]
+    shared = runtime_dir()
+    return [*found, shared] if os.path.isdir(shared) else found
 
 
 def ready_python() -> str | None:
-    """Return the interpreter of a ready plugin venv, unless we already run under it."""
+    """Return the interpreter of a ready plugin venv, unless we already run under it.
+
+    This plugin's own first; else one another agent's copy of the plugin built from the
+    same requirements (a second agent reuses what the first built).
+    """
     if os.environ.get(RELAYED_ENV):
         return None
-    return next((venv_python(d) for d in plugin_data_dirs() if is_ready(d)), None)
+    folders = dict.fromkeys([*plugin_data_dirs(), *known_data_dirs()])
+    return next((venv_python(d) for d in folders if is_ready(d)), None)
 
 
 def stamped(text: str) -> str:
