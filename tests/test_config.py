@@ -124,7 +124,7 @@ def test_without_a_toml_parser_the_files_are_said_unread(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     _write(tmp_path / "config.toml", "[recall]\nstale_days = 30\n")
-    monkeypatch.setattr(config, "_toml", lambda: None)
+    monkeypatch.setattr(config, "toml_parser", lambda: None)
     config._CACHE.clear()  # noqa: SLF001 - the file is unchanged, its reading is not
     settings = config.load(tmp_path, None)
     assert settings["recall.stale_days"] == 90

@@ -11,6 +11,7 @@ from freezegun import freeze_time
 
 from artibot_memory.api import doctor, memories
 from artibot_memory.cli.app import main
+from artibot_memory.core import config
 from artibot_memory.store.jsonfile import Store
 from artibot_memory.store.table import spec_for
 
@@ -29,6 +30,14 @@ BROKEN = [
         b'{"schema_version": 99, "entries": []}', "newer-schema", "schema_version 99", id="newer"
     ),
 ]
+
+
+@pytest.fixture(autouse=True)
+def codex_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """The empty Codex home tests/conftest.py gives too (never the developer's ~/.codex)."""
+    home = tmp_path / "codex-home"
+    monkeypatch.setenv("CODEX_HOME", str(home))
+    return home
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
@@ -357,3 +366,278 @@ def test_repair_leaves_out_what_expired_since_the_backup_was_kept() -> None:
         Store(spec_for("command")).path.write_bytes(b"garbage")
         doctor.repair()
         assert [m.text for m in memories.list_memories(include_expired=True)] == ["make new"]
+
+
+# -- Codex CLI: are our plugin's hooks trusted? ------------------------------------------
+
+REPO = Path(__file__).resolve().parent.parent
+OUR_CODEX_HOOKS = REPO / "hooks" / "codex.json"
+PLUGIN_ID = "artibot-memory@artibot-memory"
+CONTENT_HASH = "sha256:" + "9" * 64  # a trusted_content_hash: the plugin's files, not recomputed
+
+# A hooks file and the keys and hashes Codex 0.171 reported for it (app-server hooks/list,
+# installed as plugin mp from marketplace mm): defaults, SessionEnd's clamp, matchers (kept,
+# even empty; dropped for UserPromptSubmit), async, statusMessage, ${PLUGIN_ROOT} unexpanded,
+# non-ASCII, and the skipped prompt and empty hooks still counting in the positions.
+CODEX_REPORTED_FILE = {
+    "SessionEnd": [
+        {
+            "hooks": [
+                {"type": "command", "command": "echo a"},
+                {"type": "command", "command": "echo b", "timeout": 10},
+            ]
+        }
+    ],
+    "PostToolUse": [
+        {
+            "matcher": "Bash",
+            "hooks": [
+                {
+                    "type": "command",
+                    "command": "echo c ${PLUGIN_ROOT} \u00e9",
+                    "statusMessage": "working",
+                    "timeout": 0,
+                }
+            ],
+        },
+        {"matcher": "", "hooks": [{"type": "command", "command": "echo d", "async": True}]},
+    ],
+    "UserPromptSubmit": [
+        {"matcher": "foo", "hooks": [{"type": "command", "command": "echo e", "timeout": 7}]}
+    ],
+    "SessionStart": [{"matcher": "startup", "hooks": [{"type": "command", "command": "echo f"}]}],
+    "PreCompact": [
+        {
+            "hooks": [
+                {"type": "prompt", "prompt": "x"},
+                {"type": "command", "command": "  "},
+                {"type": "command", "command": "echo g"},
+            ]
+        }
+    ],
+}
+CODEX_REPORTED_HASHES = [  # after mp@mm:hooks/h.json:
+    ("session_end:0:0", "5be7079596f45e5b154aedd0aeea5dfefd71ff372841fed401ae1fae480f2ef0"),
+    ("session_end:0:1", "7fdcfde7cebf533caec0e61dd15d95edd097d182e378b222f3398ee015d76340"),
+    ("post_tool_use:0:0", "ad88206b74a2c7e398be7874108745f107235179d38efb1631a919de68118c20"),
+    ("post_tool_use:1:0", "79d226e2514b735e4376f3df6287d8fb4ccb282f73986cd063b3544d15eb25b5"),
+    ("user_prompt_submit:0:0", "e0f4afe3b834d9a28611f7c7f6d89f83ce07235154df998fa3ca778a476bfb48"),
+    ("session_start:0:0", "d00bc395341e51a5e28ccd905536f57ff6d4b6de8e5e128068c78af1bf347d1d"),
+    ("pre_compact:0:2", "234677bdd8a6ff7359d9704215fde6ebe697acce1c053b7ffc7a0fc989d3853a"),
+]
+
+
+def our_hooks() -> list[tuple[str, str]]:
+    """The keys and hashes of the shipped hooks/codex.json, as doctor computes them."""
+    events = json.loads(OUR_CODEX_HOOKS.read_text(encoding="utf-8"))["hooks"]
+    return doctor.codex_hook_hashes(PLUGIN_ID, "hooks/codex.json", events)
+
+
+def install_in_codex(
+    codex_home: Path, config: str = "", marketplace: str = "artibot-memory"
+) -> Path:
+    """Lay out what `codex plugin add artibot-memory@<marketplace>` leaves: cache and config."""
+    root = codex_home / "plugins" / "cache" / marketplace / "artibot-memory" / "0.1.0"
+    (root / ".codex-plugin").mkdir(parents=True)
+    manifest = {"name": "artibot-memory", "version": "0.1.0", "hooks": "./hooks/codex.json"}
+    (root / ".codex-plugin" / "plugin.json").write_text(json.dumps(manifest), encoding="utf-8")
+    (root / "hooks").mkdir()
+    (root / "hooks" / "codex.json").write_bytes(OUR_CODEX_HOOKS.read_bytes())
+    plugin = f'[plugins."artibot-memory@{marketplace}"]\nenabled = true\n'
+    (codex_home / "config.toml").write_text(plugin + config, encoding="utf-8")
+    return root
+
+
+def trusted(
+    hooks: list[tuple[str, str]],
+    *,
+    content_hash: str | None = None,
+    hashes: dict[str, str] | None = None,
+) -> str:
+    """[hooks.state] entries trusting ``hooks`` (``hashes`` overrides some trusted_hash)."""
+    lines = []
+    for key, current in hooks:
+        lines += [f'[hooks.state."{key}"]', f'trusted_hash = "{(hashes or {}).get(key, current)}"']
+        if content_hash:
+            lines.append(f'trusted_content_hash = "{content_hash}"')
+    return "\n".join(lines) + "\n"
+
+
+def codex_check(codex_home: Path) -> doctor.StoreHealth:
+    [check] = doctor.check_codex(codex_home)
+    assert check.name == "codex hooks"
+    return check
+
+
+def test_codex_hook_keys_and_hashes_are_the_ones_codex_reports() -> None:
+    found = dict(doctor.codex_hook_hashes("mp@mm", "hooks/h.json", CODEX_REPORTED_FILE))
+    assert found == {f"mp@mm:hooks/h.json:{key}": f"sha256:{h}" for key, h in CODEX_REPORTED_HASHES}
+
+
+def test_our_codex_hooks_file_uses_only_what_the_trust_hash_models() -> None:
+    events = json.loads(OUR_CODEX_HOOKS.read_text(encoding="utf-8"))["hooks"]
+    for event, groups in events.items():
+        assert event in doctor.CODEX_EVENTS
+        for group in groups:
+            assert set(group) <= {"matcher", "hooks"}
+            for handler in group["hooks"]:
+                assert set(handler) <= {"type", "command", "timeout", "async", "statusMessage"}
+                assert handler["type"] == "command"
+    assert len(our_hooks()) == sum(len(g["hooks"]) for groups in events.values() for g in groups)
+
+
+def test_codex_runs_our_hooks_once_trusted(
+    codex_home: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    install_in_codex(codex_home, trusted(our_hooks()))  # as /hooks, then t, writes it
+    check, config = codex_check(codex_home), codex_home / "config.toml"
+    assert (check.state, check.ok, check.notes) == ("ok", True, ())
+    assert (
+        check.problem == f"Codex runs {len(our_hooks())} hooks of {PLUGIN_ID}, trusted in {config}"
+    )
+    code, out, _ = run(capsys, "doctor")
+    assert code == 0
+    assert check.line() in out.splitlines()
+
+
+def test_untrusted_codex_hooks_are_a_problem_whose_line_says_how_to_trust_them(
+    codex_home: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    install_in_codex(codex_home)
+    check = codex_check(codex_home)
+    assert (check.state, check.ok) == ("untrusted", False)
+    assert f"({len(our_hooks())} not trusted yet)" in (check.problem or "")
+    code, out, _ = run(capsys, "doctor")
+    lines = out.splitlines()
+    assert code == 1
+    [line] = [line for line in lines if line.startswith("untrusted")]
+    assert f"codex hooks in {codex_home / 'config.toml'}" in line
+    assert '"Trust all and continue" (or type /hooks, then t)' in line
+    assert "run artibot-memory doctor --repair" not in lines  # --repair cannot trust them
+
+
+def test_a_hook_changed_since_it_was_trusted_is_not_run(codex_home: Path) -> None:
+    hooks = our_hooks()
+    first_key = hooks[0][0]
+    install_in_codex(codex_home, trusted(hooks, hashes={first_key: "sha256:" + "0" * 64}))
+    check = codex_check(codex_home)
+    assert check.state == "untrusted"
+    assert "Codex skips 1 hook of artibot-memory@artibot-memory (1 changed since trusted)" in (
+        check.problem or ""
+    )
+
+
+def test_the_whole_current_hash_of_hooks_list_as_trusted_hash_is_named(codex_home: Path) -> None:
+    # hooks/list reports a plugin hook's currentHash as "<hook hash>/<plugin files' hash>";
+    # written whole as trusted_hash it never matches: Codex says "modified".
+    hooks = our_hooks()
+    whole = {key: f"{current}/{CONTENT_HASH}" for key, current in hooks}
+    install_in_codex(codex_home, trusted(hooks, hashes=whole))
+    check = codex_check(codex_home)
+    assert check.state == "untrusted"
+    assert f"({len(hooks)} changed since trusted)" in (check.problem or "")
+    assert any("trusted_content_hash" in note for note in check.notes)
+
+
+def test_trust_with_the_plugins_files_is_told_doctor_cannot_check_them(codex_home: Path) -> None:
+    # "Trust all and continue" at the start also records the plugin's files' hash.
+    install_in_codex(codex_home, trusted(our_hooks(), content_hash=CONTENT_HASH))
+    check = codex_check(codex_home)
+    assert check.state == "ok"
+    assert any("after an update of the plugin Codex asks again" in note for note in check.notes)
+
+
+def test_a_hook_turned_off_in_codex_is_a_choice_not_a_problem(codex_home: Path) -> None:
+    hooks = our_hooks()
+    state = trusted(hooks).replace(
+        f'[hooks.state."{hooks[0][0]}"]', f'[hooks.state."{hooks[0][0]}"]\nenabled = false'
+    )
+    install_in_codex(codex_home, state)
+    check = codex_check(codex_home)
+    assert check.state == "ok"
+    assert f"Codex runs {len(hooks) - 1} hooks" in (check.problem or "")
+    assert check.notes == ("1 hook turned off in Codex (/hooks)",)
+
+
+def test_another_marketplace_names_the_plugin_in_the_keys(codex_home: Path) -> None:
+    events = json.loads(OUR_CODEX_HOOKS.read_text(encoding="utf-8"))["hooks"]
+    hooks = doctor.codex_hook_hashes("artibot-memory@acme", "hooks/codex.json", events)
+    install_in_codex(codex_home, trusted(hooks), marketplace="acme")
+    config = codex_home / "config.toml"
+    said = f"Codex runs {len(hooks)} hooks of artibot-memory@acme, trusted in {config}"
+    assert codex_check(codex_home).problem == said
+    install_in_codex(codex_home.parent / "other", trusted(our_hooks()), marketplace="acme")
+    assert codex_check(codex_home.parent / "other").state == "untrusted"  # keys of another id
+
+
+@pytest.mark.parametrize("layout", ["no-codex", "no-plugin", "removed", "cache-only"])
+def test_without_codex_or_our_plugin_in_it_there_is_no_codex_line(
+    codex_home: Path, capsys: pytest.CaptureFixture[str], layout: str
+) -> None:
+    if layout == "no-plugin":
+        codex_home.mkdir()
+        (codex_home / "config.toml").write_text('[plugins."other@x"]\nenabled = true\n')
+    elif layout == "removed":  # the cache is left, config.toml no longer names the plugin
+        install_in_codex(codex_home)
+        (codex_home / "config.toml").write_text("[features]\nhooks = true\n")
+    elif layout == "cache-only":
+        install_in_codex(codex_home)
+        (codex_home / "config.toml").unlink()
+    assert doctor.check_codex(codex_home) == []
+    assert [c for c in doctor.diagnose() if c.name == "codex hooks"] == []
+    code, out, _ = run(capsys, "doctor")
+    assert (code, "codex" in out) == (0, False)
+
+
+@pytest.mark.parametrize(
+    ("config", "said"),
+    [
+        pytest.param(
+            '[plugins."artibot-memory@artibot-memory"]\nenabled = false\n',
+            "the plugin is disabled in config.toml",
+            id="plugin-disabled",
+        ),
+        pytest.param(
+            '[plugins."artibot-memory@artibot-memory"]\n[features]\nhooks = false\n',
+            "[features] hooks = false in config.toml",
+            id="hooks-off",
+        ),
+    ],
+)
+def test_codex_told_not_to_run_our_hooks_is_said_not_a_problem(
+    codex_home: Path, config: str, said: str
+) -> None:
+    install_in_codex(codex_home)
+    (codex_home / "config.toml").write_text(config)
+    check = codex_check(codex_home)
+    assert (check.state, check.ok) == ("ok", True)
+    assert check.problem == f"Codex runs no hook of artibot-memory@artibot-memory: {said}"
+
+
+@pytest.mark.parametrize("broken", ["not-toml", "a-folder", "hooks-file"])
+def test_an_unreadable_codex_config_is_said(
+    codex_home: Path, capsys: pytest.CaptureFixture[str], broken: str
+) -> None:
+    root = install_in_codex(codex_home)
+    config = codex_home / "config.toml"
+    if broken == "not-toml":
+        config.write_text('[plugins."artibot-memory@artibot-memory"\nenabled = true\n')
+    elif broken == "a-folder":
+        config.unlink()
+        config.mkdir()
+    else:
+        (root / "hooks" / "codex.json").write_text("{", encoding="utf-8")
+    check = codex_check(codex_home)
+    assert (check.state, check.ok) == ("unreadable", False)
+    assert (check.problem or "").startswith("cannot tell whether Codex runs our hooks: ")
+    code, out, _ = run(capsys, "doctor")
+    assert code == 1
+    assert "run artibot-memory doctor --repair" not in out.splitlines()
+
+
+def test_without_a_toml_parser_codex_is_not_checked(
+    codex_home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    install_in_codex(codex_home)
+    monkeypatch.setattr(config, "toml_parser", lambda: None)
+    assert doctor.check_codex(codex_home) == []

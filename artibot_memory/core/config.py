@@ -406,7 +406,7 @@ def read_bytes(config: Config, path: str, data: bytes) -> None:
     >>> settings["capture"], len(settings.capture_faults)
     (False, 1)
     """
-    parser = _toml()
+    parser = toml_parser()
     if parser is None:
         problem = f"{path}: not read: this Python has neither tomllib nor tomli"
         if mentions_capture(data):  # the hooks read the documented forms without a parser
@@ -433,7 +433,7 @@ def mentions_capture(data: bytes) -> bool:
     return CAPTURE.encode() in lowered or b"ignore_paths" in lowered
 
 
-def _toml() -> Any:
+def toml_parser() -> Any:
     """Return the TOML parser of this Python: tomllib (3.11+), tomli (3.10), or None."""
     import importlib  # noqa: PLC0415 - the hooks import this module, and rarely parse
 
