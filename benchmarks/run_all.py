@@ -40,6 +40,7 @@ FULL = {
     "prompt_recall_lived": [],
     "concurrent_saves": [],
     "evolve_latency": [],
+    "agent_latency": [],
 }
 # Each at its smallest, with --no-write where the benchmark writes RESULTS.md.
 SMOKE = {
@@ -61,6 +62,7 @@ SMOKE = {
     "prompt_recall_lived": ["--smoke", "--no-write"],
     "concurrent_saves": ["--smoke", "--no-write"],
     "evolve_latency": ["--runs", "1", "--no-write"],
+    "agent_latency": ["--smoke"],
 }
 QUICK = {
     "hook_latency": ["--runs", "5", "--warmup", "1"],
@@ -78,6 +80,7 @@ QUICK = {
     "prompt_recall_lived": [],
     "concurrent_saves": ["--rounds", "1", "--saves", "5"],
     "evolve_latency": ["--runs", "2"],
+    "agent_latency": ["--runs", "5", "--warmup", "1"],
 }
 
 
