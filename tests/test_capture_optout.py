@@ -213,7 +213,9 @@ def test_a_settings_file_that_cannot_be_opened_turns_capture_off(tmp_path: Path)
 def test_without_a_toml_parser_the_documented_forms_still_work_and_others_fail_closed(
     tmp_path: Path, home_dir: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(config, "_toml", lambda: None)  # a hook under python3 -S on 3.9 or 3.10
+    monkeypatch.setattr(
+        config, "toml_parser", lambda: None
+    )  # a hook under python3 -S on 3.9 or 3.10
     home, project = tmp_path / "home", repo(home_dir / "src" / "shop")
     home.mkdir()
     (home / "config.toml").write_text('[capture]\nignore_paths = ["~/clients/**"]\n')
