@@ -605,3 +605,19 @@ def test_a_uuid_printed_alone_is_redacted_and_one_named_in_a_record_is_kept() ->
 def test_a_session_key_is_an_id_even_under_the_name_key() -> None:
     key = f"session:{_sha(8)}-{_sha(4)}-4{_sha(3)}-a{_sha(3)}-{_sha(12)}"
     assert redact_value({"key": key, "session_id": key[8:]}) == {"key": key, "session_id": key[8:]}
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        pytest.param("We&#x27;ll go with Postgres, said u_22302@2026-09-22T", id="hex-reference"),
+        pytest.param("Don&#39;t rename Cart2&amp;Checkout exports", id="decimal-and-named"),
+        pytest.param("<p>Sara&#x27;s module: keep it</p>", id="in-markup"),
+    ],
+)
+def test_html_escaped_text_is_not_taken_for_a_made_up_password(text: str) -> None:
+    assert redact(text) == text
+
+
+def test_a_made_up_password_next_to_an_ampersand_is_still_redacted() -> None:
+    assert redact("my pw Amber&Pixel7414;") == "my pw [REDACTED:password];"

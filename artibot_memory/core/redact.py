@@ -2879,9 +2879,26 @@ def _apply_prose_credentials(text: str, folded: str) -> str:
     if _has_inner_symbol(text) or _has_word_join(text):
         for match in _rx("password-shape", _PASSWORD_SHAPE).finditer(text):
             value = match.group("value")
-            if _MARK not in value and _made_up(value):
+            if _MARK not in value and _made_up(value) and not _ends_in_reference(text, match):
                 spans.append((match.start("value"), match.end("value"), "password"))
     return _apply_spans(text, spans)
+
+
+_CHAR_REFERENCE = re.compile(r"&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|amp|lt|gt|quot|apos|nbsp)\Z")
+
+
+def _ends_in_reference(text: str, match: re.Match[str]) -> bool:
+    """Tell whether a password-shaped token ends in an HTML character reference.
+
+    ``We&#x27;ll`` is "We'll" escaped for a page, not a made-up password: its symbol and
+    digits are the reference's (``&#x27;``, ``&#39;``, ``&amp;``), closed by the ``;`` after it.
+
+    >>> text = "We&#x27;ll go"
+    >>> _ends_in_reference(text, re.search(r"(?P<value>We&#x27)", text))
+    True
+    """
+    end = match.end("value")
+    return text[end : end + 1] == ";" and bool(_CHAR_REFERENCE.search(match.group("value")))
 
 
 def _made_up(value: str) -> bool:
