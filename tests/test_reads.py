@@ -288,6 +288,6 @@ def test_list_search_show_and_export_give_one_memory_with_the_same_fields(
     assert listed == {"schema": "artibot-memory/1", **exported}
     assert shown == {"schema": "artibot-memory/1", **exported}
     extra = set(hit) - set(listed)
-    assert extra == {"score", "parts", "layer", "origin", "where", "flags", "flag_words"}
+    assert extra == {"score", "parts", "layer", "origin", "where", "flags", "flag_words", "code"}
     assert {key: hit[key] for key in listed} == listed
     assert listed["resolution"] == "wrapped the coupon amount in Number()"

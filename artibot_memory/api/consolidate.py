@@ -22,6 +22,7 @@ from datetime import datetime, timedelta
 from pathlib import Path
 
 from artibot_memory.api import memories
+from artibot_memory.api.anchors import stale_changes
 from artibot_memory.core import clock
 from artibot_memory.core.errors import UsageError
 from artibot_memory.core.paths import memory_home
@@ -101,9 +102,12 @@ def plan(days: int | None = None, *, home: Path | None = None) -> Proposal:
     since = window_start(days, now, home)
     items, files = read_notes(home, since)
     records = [m for spec in STORES for m in Store(spec, home).load()]
-    return propose(
+    proposal = propose(
         items, records, now=now, since=since, shown_ids=shown_in_memory_md(home), files=files
     )
+    already = {c.memory_id for c in proposal.changes if c.action == "stale"}
+    proposal.changes += [c for c in stale_changes(records, home, now) if c.memory_id not in already]
+    return proposal
 
 
 def read_notes(home: Path, since: datetime) -> tuple[list[Item], list[str]]:

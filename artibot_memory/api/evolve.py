@@ -19,6 +19,7 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+from artibot_memory.api.anchors import stale_changes
 from artibot_memory.core import clock, config
 from artibot_memory.core.errors import ArtibotMemoryError, StoreError
 from artibot_memory.core.paths import memory_home
@@ -199,11 +200,16 @@ def _reflect(state: _Home, report: Report, *, forced: bool) -> dict[str, Any]:
     if not report.dry_run and changed:
         _write_beliefs(state, {r.id: r.record for r in changed}, report)
         _log(state, report, (event for r in changed for event in r.events))
+    gone = [  # facts whose every anchored path is gone (docs/CODE.md)
+        {"id": c.memory_id, "reason": c.reason}
+        for c in stale_changes(state.memories, state.path, state.now)
+    ]
     return {
         "evaluated": sum(counts.values()),
         "skipped": skipped,
         "changed": [{**_change_row(r), "label": labels[r.id]} for r in changed],
         "freshness": {name: counts[name] for name in FRESHNESS},
+        **({"code_stale": gone} if gone else {}),
     }
 
 

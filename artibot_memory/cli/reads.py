@@ -45,7 +45,7 @@ from artibot_memory.text import markdown
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     import argparse
-    from collections.abc import Callable
+    from collections.abc import Callable, Mapping
     from typing import Any
 
     from artibot_memory.cli.render import Style
@@ -186,7 +186,20 @@ def hit_data(
     return {**line_record(hit.line), **scored, **_NO_SURENESS, "origin": hit.source}
 
 
-_NO_SURENESS: dict[str, Any] = {"origin": None, "where": None, "flags": [], "flag_words": []}
+_NO_SURENESS: dict[str, Any] = {
+    "origin": None,
+    "where": None,
+    "flags": [],
+    "flag_words": [],
+    "code": None,
+}
+
+
+def _code(doc: Mapping[str, Any]) -> dict[str, Any] | None:
+    """Return what became of the files a memory names (docs/CODE.md), None without anchors."""
+    from artibot_memory.recall import codestate  # noqa: PLC0415 - anchored hits only
+
+    return codestate.memory_code_state(doc) if codestate.anchored_paths(doc) else None
 
 
 def line_record(line: lookup.LayerLine) -> dict[str, Any]:
@@ -224,6 +237,7 @@ def _sureness(memory: Readable, now: datetime, settings: flags.Settings | None) 
         "where": source.get("channel") if isinstance(source.get("channel"), str) else None,
         "flags": flags.flags(doc, now, chosen),
         "flag_words": flags.words(doc, now, chosen),
+        "code": _code(doc),
     }
 
 
@@ -247,6 +261,9 @@ def hit_note(row: dict[str, Any]) -> list[str]:
     out where it only repeats the hit (a layer line's own ``path:line``, a command's text).
     """
     said = list(row.get("flag_words") or [])
+    code = row.get("code")
+    if isinstance(code, dict) and code.get("words"):
+        said.append(f"code: {code['words']}")
     if not said:
         return []
     origin = row.get("origin")

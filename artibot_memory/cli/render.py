@@ -525,6 +525,7 @@ _LABELS = {
     "type": "type",
     "state": "state",
     "flags": "flags",
+    "code": "code",
     "scope": "scope",
     "project": "project",
     "key": "key",
@@ -629,6 +630,7 @@ def _fields(
         "type": [str(doc.get("type"))],
         "state": [str(doc.get("state") or "active")],
         "flags": flag_words(doc, now),
+        "code": code_words(doc),
         "scope": [str(doc.get("scope") or "global")],
         "project": project,
         "key": text("key"),
@@ -871,6 +873,22 @@ def flag_words(doc: Mapping[str, Any], now: datetime) -> list[str]:
     return ["; ".join(flags.words(doc, now, settings)) or "none"]
 
 
+def code_words(doc: Mapping[str, Any]) -> list[str]:
+    """Return the ``code`` line of ``show``: what became of the files it names (docs/CODE.md).
+
+    Nothing for a memory without anchors; ``unchanged since …`` when none moved; ``not
+    checked`` when no current check of its project exists (outside git, HEAD moved since).
+    """
+    from artibot_memory.recall import codestate  # noqa: PLC0415 - show only
+
+    state = codestate.memory_code_state(doc)
+    if state is None:
+        return []
+    if not state["known"]:
+        return [f"{len(state['files'])} file(s) anchored, not checked at this HEAD yet"]
+    return [state["words"] or f"its {len(state['files'])} file(s) unchanged since"]
+
+
 # --- JSON -----------------------------------------------------------------------------------
 
 
@@ -1044,6 +1062,10 @@ def _reflect_lines(phase: Mapping[str, Any], style: Style) -> list[str]:
             move = f"conf {row['old']:.2f}→{row['new']:.2f} {row['freshness']}"
             label = f"  {printable(row['label'])}" if row.get("label") else ""
             lines.append(f"  - {style.paint(row['id'], 'id')} {move}{label}")
+    gone = phase.get("code_stale") or []
+    if gone:
+        lines.append(f"  Stale, their code is gone: {len(gone)}")
+        lines += [f"  - {style.paint(r['id'], 'id')} {printable(r['reason'])}" for r in gone]
     return lines
 
 

@@ -10,7 +10,8 @@
     │   ├── NewerSchemaError            written by a newer artibot-memory
     │   └── UnsafeStoreError            a symlink leading out of the memory home
     ├── StoreBusyError                  the lock could not be taken in time
-    └── ImportFileError                 a malformed line in an import file
+    ├── ImportFileError                 a malformed line in an import file
+    └── SyncError                       a sync could not be made (git, the remote, a merge)
 
 The library never prints or exits; the CLI is the one boundary that turns these into
 one line on stderr. Each subclass builds its message from structured fields.
@@ -90,3 +91,11 @@ class ImportFileError(ArtibotMemoryError):
             f"{source}:{line_number}: {problem}; nothing was imported "
             "(fix the line or pass --skip-invalid)"
         )
+
+
+class SyncError(ArtibotMemoryError):
+    """A sync could not be made; the local home is left as it was.
+
+    >>> str(SyncError("cannot reach /nowhere: not a git repository"))
+    'cannot reach /nowhere: not a git repository'
+    """

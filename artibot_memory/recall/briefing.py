@@ -35,7 +35,7 @@ from datetime import timedelta
 from artibot_memory.capture.prompts import detect_preferences
 from artibot_memory.capture.sessions import read_session
 from artibot_memory.core.project import display_name, same_project
-from artibot_memory.recall import flags
+from artibot_memory.recall import codestate, flags
 from artibot_memory.recall.known_errors import how_sure
 from artibot_memory.store.record import SESSION_KEY, is_open, is_summary
 from artibot_memory.store.table import MemoryType, Scope, State
@@ -47,6 +47,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Sequence
     from datetime import datetime
+    from typing import Any
 
     from artibot_memory.capture.sessions import SessionView
     from artibot_memory.store.record import Readable
@@ -131,19 +132,20 @@ def sections_of(
     note = _noter(now, settings)
     summaries = _newest(m for m in ours if is_summary(m))
     errors = [m for m in ours if m.type is MemoryType.ERROR]
+    code = codestate.load(project) if project is not None else {}  # files changed since
     found = [
         Section("open", f"Open in {name}", _open_items(errors, summaries, ours, now)),
         Section(
             "facts",
             f"Decisions and facts of {name}" if name else "Facts",
-            _fact_items([*ours, *everyone]),
+            _fact_items([*ours, *everyone], code),
         ),
         Section(
             "preferences",
             "Preferences in force",
             _preference_items(pool, project, note, frozenset(states or {State.ACTIVE.value})),
         ),
-        Section("fixes", f"Fixes of errors seen in {name}", _fix_items(errors)),
+        Section("fixes", f"Fixes of errors seen in {name}", _fix_items(errors, code)),
         Section("people", f"People of {name}" if name else "People", _people_items(ours, everyone)),
         Section("sessions", f"Last sessions in {name}", _session_items(summaries, errors)),
         Section("commands", f"Commands often run in {name}", _command_items(ours)),
@@ -203,7 +205,7 @@ def _session_of(memory: Readable) -> str:
     return found if isinstance(found, str) else ""
 
 
-def _fact_items(memories: list[Readable]) -> tuple[Item, ...]:
+def _fact_items(memories: list[Readable], code: dict[str, Any]) -> tuple[Item, ...]:
     facts = [
         m
         for m in memories
@@ -211,6 +213,7 @@ def _fact_items(memories: list[Readable]) -> tuple[Item, ...]:
         and m.scope is not Scope.PERSON
         and not is_summary(m)
         and TODO_TAG not in m.tags
+        and not codestate.all_deleted(m, codestate.files_of(m, code))  # its paths are gone
     ]
     facts.sort(
         key=lambda m: (m.project is not None, DECISION_TAG in m.tags, m.last_seen), reverse=True
@@ -220,7 +223,9 @@ def _fact_items(memories: list[Readable]) -> tuple[Item, ...]:
         kind = "decision" if DECISION_TAG in memory.tags else "fact"
         whose = f"of {display_name(memory.project)}" if memory.project else "kept for every project"
         text = f"{_stamp(memory)} {quote(memory.text, ITEM_CHARS)}"
-        items.append(Item(text, memory, f"{kind} {whose}"))
+        said = codestate.mark(memory, code)
+        text += f" {said}" if said else ""
+        items.append(Item(text, memory, f"{kind} {whose}" + (f"; code: {said}" if said else "")))
     return tuple(items)
 
 
@@ -247,7 +252,7 @@ def _preference_items(
     return tuple(items)
 
 
-def _fix_items(errors: list[Readable]) -> tuple[Item, ...]:
+def _fix_items(errors: list[Readable], code: dict[str, Any]) -> tuple[Item, ...]:
     fixed = [m for m in errors if m.resolution and not is_open(m)]
     fixed.sort(key=lambda m: (m.count, m.last_seen), reverse=True)
     items = []
@@ -256,7 +261,10 @@ def _fix_items(errors: list[Readable]) -> tuple[Item, ...]:
         fix = quote(memory.resolution or "", ITEM_CHARS)
         sure = how_sure(memory.details, memory.confidence)
         text = f"{_stamp(memory)} {_error_text(memory)}{seen} → fixed by {fix} ({sure})"
-        items.append(Item(text, memory, f"fix of an error seen in this project {memory.count}×"))
+        said = codestate.mark(memory, code, memory.confidence)
+        text += f" {said}" if said else ""
+        why = f"fix of an error seen in this project {memory.count}×"
+        items.append(Item(text, memory, why + (f"; code: {said}" if said else "")))
     return tuple(items)
 
 

@@ -68,7 +68,7 @@ def recall(
     entries = _matching(signature, home)
     fix = _best_fix(entries, signature, cwd)
     if fix is not None:
-        return _output(_fix_text(fix, cwd)), str(fix.get("id") or "") or None
+        return _output(_fix_text(fix, cwd, home)), str(fix.get("id") or "") or None
     seen = [e for e in entries if _same_place(e.get("project"), cwd)]
     if seen:
         return _output(_unresolved_text(max(seen, key=lambda e: _int(e.get("count"))))), None
@@ -173,7 +173,7 @@ def _output(text: str) -> dict[str, Any]:
     }
 
 
-def _fix_text(entry: dict[str, Any], cwd: str | None) -> str:
+def _fix_text(entry: dict[str, Any], cwd: str | None, home: str | None = None) -> str:
     """Say what fixed it, when, where, how sure: ``…: fixed on 2026-11-30 in shop: "…"; …``."""
     from artibot_memory.text.framing import quote  # noqa: PLC0415 - known failures only
 
@@ -190,7 +190,23 @@ def _fix_text(entry: dict[str, Any], cwd: str | None) -> str:
         resolution = _file_names(str(entry["resolution"]))
     head = f"{_record(entry)}: {where}: "
     tail = f"; {how_sure(details, entry.get('confidence'))}."
+    code = _code_mark(entry, home) if _same_place(entry.get("project"), cwd) else ""
+    tail = f"{tail[:-1]} {code}." if code else tail
     return head + quote(resolution, max(CONTEXT_CHARS - len(head) - len(tail) - 2, 80)) + tail
+
+
+def _code_mark(entry: dict[str, Any], home: str | None) -> str:
+    """Say which files the fix edited changed since, and its confidence lowered if all did."""
+    details = _mapping(entry.get("details"))
+    if not details.get("anchors"):
+        return ""
+    from artibot_memory.recall import codestate  # noqa: PLC0415 - anchored fixes only
+
+    project = entry.get("project")
+    states = codestate.load(project if isinstance(project, str) else None, home)
+    sure = entry.get("confidence")
+    confidence = float(sure) if isinstance(sure, (int, float)) else None
+    return codestate.mark(entry, states, confidence)
 
 
 def _unresolved_text(entry: dict[str, Any]) -> str:

@@ -534,7 +534,24 @@ def _marks(home: str, cwd: str | None, now: datetime) -> Callable[[Readable], st
     from artibot_memory.recall import flags  # noqa: PLC0415
 
     settings = config.load(home, project_of(cwd))
-    return lambda memory: flags.suffix(flags.document(memory), now, settings)
+
+    def marks(memory: Readable) -> str:
+        said = flags.suffix(flags.document(memory), now, settings)
+        code = _code_mark(memory, home)
+        return f"{said} {code}" if said and code else said or code
+
+    return marks
+
+
+def _code_mark(memory: Readable, home: str) -> str:
+    """Say which of the memory's files changed since (docs/CODE.md); a fix's lowered confidence."""
+    from artibot_memory.recall import codestate  # noqa: PLC0415 - see the imports above
+
+    if not memory.details.get("anchors") or is_summary(memory):
+        return ""
+    fix = memory.type is MemoryType.ERROR and bool(memory.resolution) and not is_open(memory)
+    states = codestate.load(memory.project, home)
+    return codestate.mark(memory, states, memory.confidence if fix else None)
 
 
 def render(

@@ -8,6 +8,9 @@ without pydantic, takes its entries with :func:`current_entries`.
 Schema changelog (``SCHEMA_VERSION``):
 
 - 1: first version. ``{"schema_version": 1, "entries": [Memory, ...]}``.
+  Within it, optional keys added with no version step (a record without them loads as
+  before, an older reader keeps them as they are): ``details["anchors"]``, the git blob
+  and HEAD of each file a memory names (docs/CODE.md).
 
 Files without ``schema_version`` (a bare list of entries, as the JavaScript original
 wrote) are version 0 and migrated by :mod:`artibot_memory.store.migrations`.

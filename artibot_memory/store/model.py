@@ -107,6 +107,10 @@ class Memory(BaseModel):
       fix, recalled, then worked or the error came back;
     - ``details["unresolved"]``: the latest sighting nobody closed: ``method``
       (unresolved), ``confidence`` (0), ``session_id``, ``at``, ``next`` (what happened next).
+
+    Any memory that names files of its git project may carry ``details["anchors"]``:
+    ``{"of", "at", "files": [{"path", "blob", "commit"}, …]}``, each file's blob and the
+    HEAD when the session's worker saw it (:mod:`artibot_memory.api.anchors`, docs/CODE.md).
     """
 
     model_config = ConfigDict(extra="allow", validate_assignment=False)
