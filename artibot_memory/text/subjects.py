@@ -3,7 +3,7 @@ r"""The subject of a stated preference, as the stable key it is stored under.
 A preference detected in a prompt gets the key of its subject, so a later statement on the
 same subject supersedes it ("use yarn", then "always use pnpm": one active, pnpm), and so
 does ``artibot-memory save preference "…" --key package-manager``. The keys are a contract
-(the README lists them): renaming one orphans every preference stored under it.
+(docs/CAPTURE.md lists them): renaming one orphans every preference stored under it.
 
 Each row is a key, its English words (space-separated regular expressions, each matched as
 whole words, case-insensitively) and its Korean words. A text about no subject, or about
@@ -19,6 +19,7 @@ True
 
 from __future__ import annotations
 
+import functools
 import re
 
 _LANG = r"(?:english|korean|japanese|chinese|german|french|spanish)"
@@ -139,6 +140,7 @@ def _patterns() -> list[tuple[str, re.Pattern[str]]]:
     return _COMPILED
 
 
+@functools.lru_cache(maxsize=4096)  # pure; proposals ask it of every record per candidate
 def subject_key(text: str) -> str | None:
     """Return the key of the one subject ``text`` is about, or None (none, or several).
 
