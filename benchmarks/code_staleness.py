@@ -44,7 +44,7 @@ import common
 
 sys.path.insert(0, str(common.ROOT))
 
-from artibot_memory.api import anchors
+from artibot_memory.api import anchors, codecheck
 from artibot_memory.recall import codestate
 
 SECTION = "code_staleness"
@@ -235,7 +235,7 @@ def branch_work(
 def anchor_some(project: Project, memories: list[Memory], count: int) -> None:
     if count <= 0:
         return
-    head = anchors.head(str(project.root))
+    head = codecheck.head(str(project.root))
     chosen = []
     for _ in range(count):
         idents = list(dict.fromkeys(project.pick() for _ in range(project.rng.randint(1, 3))))
@@ -294,7 +294,7 @@ def measure(args: argparse.Namespace) -> dict[str, Any]:
 def judge(project: Project, memories: list[Memory], runs: int) -> dict[str, Any]:
     root = str(project.root)
     anchored = {m.ident: m.anchored for m in memories}
-    checked = anchors.check(root, anchored)["memories"]
+    checked = codecheck.check(root, anchored)["memories"]
     tp = fp = fn = tn = 0
     renamed = followed = 0
     misses: list[str] = []
@@ -323,7 +323,7 @@ def judge(project: Project, memories: list[Memory], runs: int) -> dict[str, Any]
         keyed.append(time.perf_counter() - started)
         started = time.perf_counter()
         anchors.state_key(root, anchored)
-        anchors.check(root, anchored)
+        codecheck.check(root, anchored)
         full.append(time.perf_counter() - started)
     return {
         "files": len(project.files),

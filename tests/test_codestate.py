@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from artibot_memory.api import anchors, consolidate, memories
+from artibot_memory.api import anchors, codecheck, consolidate, memories
 from artibot_memory.cli import render
 from artibot_memory.core import clock, config
 from artibot_memory.recall import briefing, codestate, known_errors, prompt_recall, startcache
@@ -82,12 +82,12 @@ def commit(root: Path, message: str) -> None:
 def states(
     root: Path, anchored: dict[str, list[dict[str, Any]]]
 ) -> dict[str, list[dict[str, Any]]]:
-    found: dict[str, list[dict[str, Any]]] = anchors.check(str(root), anchored)["memories"]
+    found: dict[str, list[dict[str, Any]]] = codecheck.check(str(root), anchored)["memories"]
     return found
 
 
 def anchor(root: Path, *paths: str) -> list[dict[str, Any]]:
-    return anchors.anchors_of(str(root), list(paths), anchors.head(str(root)))
+    return anchors.anchors_of(str(root), list(paths), codecheck.head(str(root)))
 
 
 # ---- the check, file by file
@@ -229,7 +229,7 @@ def test_a_submodule_is_a_project_of_its_own(tmp_path: Path) -> None:
     run(root, "submodule", "add", "-q", str(library), "vendor/library")
     commit(root, "add the submodule")
     sub = root / "vendor" / "library"
-    assert anchors.repo_root(str(sub)) == str(sub)
+    assert codecheck.repo_root(str(sub)) == str(sub)
     assert codestate.head_of(str(sub)) == run(sub, "rev-parse", "HEAD").strip()
     anchored = {"m": anchor(sub, "lib.py")}
     write(sub, {"lib.py": "v2\n"})
@@ -267,7 +267,7 @@ def test_outside_git_nothing_is_anchored_or_flagged(tmp_path: Path) -> None:
     folder = tmp_path / "plain"
     folder.mkdir()
     (folder / "a.py").write_text("a\n")
-    assert anchors.repo_root(str(folder)) is None
+    assert codecheck.repo_root(str(folder)) is None
     memories.save("context", "the loader lives in a.py", project=str(folder))
     assert anchors.refresh(str(folder)) is False
     assert codestate.load(str(folder)) == {}
@@ -279,7 +279,7 @@ def test_without_git_on_the_path_nothing_happens(
 ) -> None:
     root = repo(tmp_path, {"a.py": "a\n"})
     monkeypatch.setenv("PATH", str(tmp_path / "no-such-folder"))
-    assert anchors.repo_root(str(root)) is None
+    assert codecheck.repo_root(str(root)) is None
     assert anchors.refresh(str(root)) is False
 
 
