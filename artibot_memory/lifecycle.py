@@ -28,6 +28,7 @@ from collections.abc import Callable
 from typing import Any
 
 from artibot_memory.api import conflicts, memories
+from artibot_memory.api.anchors import refresh as refresh_code
 from artibot_memory.api.daily import note_session
 from artibot_memory.api.ingest import IngestReport, Record, ingest_journal, refine_errors
 from artibot_memory.api.prune import prune
@@ -101,8 +102,30 @@ def ingest(*, then_prune: bool = False) -> IngestReport:
         refresh_memory_md()  # first: a start cache quotes MEMORY.md's lines
     touched = {project_of(_text(r, "cwd")) for r in report.deferred if r.get("event") in REFRESHED}
     for project in touched:
+        follow_code(project)  # first: the start cache says which files changed since
         refresh_start_cache(project)
+    if any(r.get("event") == "SessionEnd" for r in report.deferred):
+        sync_if_asked()  # the SessionEnd worker, detached: never in a hook's own time
     return report
+
+
+def sync_if_asked() -> None:
+    """Sync with the remote when ``sync.auto`` is on (docs/SYNC.md); a failure is only logged."""
+    from artibot_memory.api.sync import sync_if_asked as run  # noqa: PLC0415 - git, session ends
+
+    run()
+
+
+def follow_code(project: str | None) -> None:
+    """Anchor the project's fresh memories to its files and check them all (docs/CODE.md).
+
+    Runs git, so only here, in the workers; once per HEAD and working-tree state. A
+    failure is only logged: the memories are kept, and nothing is flagged.
+    """
+    try:
+        refresh_code(project)
+    except Exception as exc:  # noqa: BLE001 - code state is a courtesy: never worth a session
+        log_failure("code state", exc)
 
 
 def refresh_memory_md() -> None:

@@ -41,6 +41,9 @@ FULL = {
     "concurrent_saves": [],
     "evolve_latency": [],
     "agent_latency": [],
+    "report_build": [],
+    "code_staleness": ["--write"],
+    "sync_latency": [],
 }
 # Each at its smallest, with --no-write where the benchmark writes RESULTS.md.
 SMOKE = {
@@ -63,6 +66,9 @@ SMOKE = {
     "concurrent_saves": ["--smoke", "--no-write"],
     "evolve_latency": ["--runs", "1", "--no-write"],
     "agent_latency": ["--smoke"],
+    "report_build": ["--smoke", "--no-write"],
+    "code_staleness": ["--smoke"],
+    "sync_latency": ["--smoke", "--no-write"],
 }
 QUICK = {
     "hook_latency": ["--runs", "5", "--warmup", "1"],
@@ -81,6 +87,9 @@ QUICK = {
     "concurrent_saves": ["--rounds", "1", "--saves", "5"],
     "evolve_latency": ["--runs", "2"],
     "agent_latency": ["--runs", "5", "--warmup", "1"],
+    "report_build": ["--runs", "2"],
+    "code_staleness": ["--files", "2000", "--memories", "300", "--runs", "2", "--write"],
+    "sync_latency": ["--runs", "3", "--warmup", "0"],
 }
 
 

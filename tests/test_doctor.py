@@ -60,7 +60,10 @@ def test_a_fresh_home_is_healthy_and_diagnose_does_not_create_it(
     memory_home: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     checks = doctor.diagnose()
-    assert [c.state for c in checks if c.name not in ("search", "capture")] == ["missing"] * 7
+    assert [c.state for c in checks if c.name not in ("search", "capture", "sync")] == [
+        "missing"
+    ] * 7
+    assert [c.state for c in checks if c.name == "sync"] == ["ok"]  # not set up: no problem
     assert [c.state for c in checks if c.name == "search"] == ["ok"]  # which search is active
     assert [c.state for c in checks if c.name == "capture"] == ["ok"]  # whether it records here
     assert all(check.ok for check in checks)

@@ -67,7 +67,10 @@ STDLIB_ONLY = {
     "artibot_memory.cli.render",
     *(
         f"artibot_memory.recall.{n}"
-        for n in "lookup search context briefing scoring vectors prompt_recall shown flags".split()
+        for n in (
+            "lookup search context briefing scoring vectors prompt_recall shown flags codestate"
+            " team"
+        ).split()
     ),
     "artibot_memory.store.index",
     "artibot_memory.store.layers",
@@ -98,6 +101,7 @@ ALLOWED_BEYOND_STDLIB = {
     ("artibot_memory.cli.reads", "artibot_memory.api.memories"),
     ("artibot_memory.cli.reads", "artibot_memory.api.stats"),
     ("artibot_memory.cli.app", "artibot_memory.cli.verbs"),
+    ("artibot_memory.cli.app", "artibot_memory.cli.report_html"),
     # The vectors extra, imported only where vectors are on (pip install '.[vectors]').
     ("artibot_memory.recall.vectors", "numpy"),
     ("artibot_memory.recall.vectors", "tokenizers"),

@@ -62,6 +62,7 @@ from artibot_memory.capture.hooklog import unrecorded_count
 from artibot_memory.core import clock, config, private
 from artibot_memory.core.disk import write_document
 from artibot_memory.core.errors import (
+    ArtibotMemoryError,
     NewerSchemaError,
     StoreError,
     UnsafeStoreError,
@@ -170,6 +171,7 @@ def diagnose(
     checks = [check_store(Store(spec, home)) for spec in STORES]
     home_checks = [check_journal(home), check_links(home), check_modes(home), check_search(home)]
     home_checks.append(check_capture(home, cwd if cwd is not None else os.getcwd()))
+    home_checks.append(check_sync(home))
     return [*checks, *home_checks, *check_codex(codex_home), *check_venvs(plugin_data)]
 
 
@@ -315,6 +317,34 @@ def outward_links(home: Path) -> list[Path]:
             p for p in links if p.is_symlink() and p not in own_checks and not is_inside(p, home)
         ]
     return sorted(found)
+
+
+def check_sync(home: Path) -> StoreHealth:
+    """Say where the memory syncs, when it last did and how that ended (docs/SYNC.md).
+
+    A failed sync (offline) is no problem of the home: the next one retries.
+
+    >>> import tempfile
+    >>> check_sync(Path(tempfile.mkdtemp())).problem
+    'not set up (artibot-memory sync --remote URL)'
+    """
+    from artibot_memory.api import snapshots  # noqa: PLC0415 - git only when sync is set up
+
+    try:
+        remote = snapshots.remote_url(home) if snapshots.repo_path(home).is_dir() else None
+    except ArtibotMemoryError as exc:  # git gone since the last sync
+        return StoreHealth("sync", snapshots.sync_dir(home), OK, f"cannot be read: {exc}")
+    if remote is None:
+        return StoreHealth("sync", home, OK, "not set up (artibot-memory sync --remote URL)")
+    state = snapshots.read_state(home)
+    said = f"remote {remote}"
+    if state.get("last_success"):
+        said += f"; last synced {state['last_success']}"
+    if state.get("result") == "failed":
+        said += f"; last attempt {state.get('last_attempt')} failed: {state.get('error')}"
+    elif not state.get("last_success"):
+        said += "; never synced yet"
+    return StoreHealth("sync", snapshots.sync_dir(home), OK, said)
 
 
 def check_search(home: Path) -> StoreHealth:

@@ -21,7 +21,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any, cast
 
-from artibot_memory.api import conflicts, entities
+from artibot_memory.api import conflicts, entities, snapshots
 from artibot_memory.capture import journal
 from artibot_memory.core import clock
 from artibot_memory.core.errors import UnknownMemoryError, UsageError
@@ -292,6 +292,7 @@ def _erase_traces(gone: Sequence[Memory], home: Path) -> None:
     drop_caches(home)
     remove_index(home)
     remove_vectors(home)  # derived from the texts too: the forgotten one's vector goes with it
+    snapshots.forget_in_base(home, {m.id for m in gone})  # the sync's merge base (docs/SYNC.md)
 
 
 def _set_aside_copies(home: Path) -> list[Path]:

@@ -150,6 +150,11 @@ EXAMPLES: dict[str, list[tuple[str, str]]] = {
         ('echo \'{"cwd": "."}\' | artibot-memory hook SessionStart', "what Claude Code runs"),
     ],
     "home": [("home", ""), ('ls -l "$(artibot-memory home)"', "")],
+    "sync": [
+        ("sync --remote git@github.com:me/memory.git", "once: where your memory travels"),
+        ("sync", "pull, merge, push (sync.auto = true: at every session end)"),
+        ("sync --remote /mnt/usb/memory.git", "a bare repository on a disk works too"),
+    ],
     "ingest": [
         ("ingest", "what the SessionEnd worker does"),
         ("ingest --prune", "what a SessionStart's worker does"),
@@ -201,6 +206,9 @@ def build_parser() -> argparse.ArgumentParser:
     _add_conflicts(subparsers)
     _add_evolve(subparsers)
     _add_profile(subparsers)
+    _add_sync(subparsers)
+    _add_share(subparsers)
+    _add_report(subparsers)
     hook = subparsers.add_parser(
         "hook", help="run a Claude Code hook (payload on stdin; always exits 0)"
     )
@@ -525,6 +533,37 @@ def _add_doctor(subparsers: argparse._SubParsersAction[argparse.ArgumentParser])
     _json_flag(doctor)
 
 
+def _add_sync(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    sync = subparsers.add_parser(
+        "sync", help="pull, merge and push your memory through a git remote (docs/SYNC.md)"
+    )
+    sync.add_argument(
+        "--remote",
+        metavar="URL",
+        help="the git remote to sync with (set once; any repository you can push to)",
+    )
+    _json_flag(sync)
+
+
+def _add_share(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    share = subparsers.add_parser(
+        "share",
+        help="propose this project's memory to its team: .artibot-memory/team.md in the repo",
+    )
+    share.add_argument(
+        "--project", metavar="PATH", help="the repository (default: the one of this folder)"
+    )
+    share.add_argument("--yes", action="store_true", help="share every proposal without asking")
+    share.add_argument("--dry-run", action="store_true", help="list the proposals, write nothing")
+    share.add_argument("--remove", metavar="ID", help="take a shared line out (for everyone)")
+    _json_flag(share)
+    EXAMPLES["share"] = [
+        ("share --dry-run", "what this project's team would gain, writing nothing"),
+        ("share", "asks for each, then writes .artibot-memory/team.md: commit it"),
+        ("share --remove ctx-0a1b2c3d4e", "out of the file; gone for all with the commit"),
+    ]
+
+
 def _add_edit(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     edit = subparsers.add_parser(
         "edit", help="open MEMORY.md in your editor, then learn from what you changed"
@@ -666,6 +705,25 @@ def _add_evolve(subparsers: argparse._SubParsersAction[argparse.ArgumentParser])
     ]
 
 
+def _add_report(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    report = subparsers.add_parser(
+        "report", help="write the whole memory as one HTML page, offline (report.html)"
+    )
+    report.add_argument(
+        "--out", metavar="FILE", help="where to write it (default: report.html in the home)"
+    )
+    report.add_argument("--open", action="store_true", help="then open it in your browser")
+    report.add_argument(
+        "--project", metavar="NAME|PATH", help="only this project's page, and figures of it"
+    )
+    _json_flag(report, "the path, its size and what it holds")
+    EXAMPLES["report"] = [
+        ("report --open", "write report.html in the home, then open it"),
+        ("report --project shop --out shop.html", "one project's page and figures"),
+        ("report --json", "the path and size, as JSON"),
+    ]
+
+
 READS: dict[str, Callable[[argparse.Namespace], Output]] = {
     "search": reads.cmd_search,
     "list": reads.cmd_list,
@@ -690,6 +748,10 @@ def dispatch(args: argparse.Namespace) -> Output:
         return Output(None, [str(memory_home())])
     if args.verb == "hook":
         return _hook_elsewhere(args)
+    if args.verb == "report":
+        from artibot_memory.cli import report_html  # noqa: PLC0415 - pydantic: as below
+
+        return report_html.cmd_report(args)
     from artibot_memory.cli import verbs  # noqa: PLC0415 - pydantic and the writers: see above
 
     table: dict[str, Callable[[argparse.Namespace], Output]] = {
@@ -706,6 +768,8 @@ def dispatch(args: argparse.Namespace) -> Output:
         "conflicts": verbs.cmd_conflicts,
         "evolve": verbs.cmd_evolve,
         "profile": verbs.cmd_profile,
+        "sync": verbs.cmd_sync,
+        "share": lambda a: verbs.cmd_share(a, ask),
     }
     return verbs.after_write(args, table[args.verb](args))
 

@@ -120,7 +120,7 @@ def _first_steps(built: Report) -> str:
     if built.memories:
         return ""
     return (
-        '<p>Nothing is remembered yet. Install the plugin in your agent (the'
+        "<p>Nothing is remembered yet. Install the plugin in your agent (the"
         " README's table: Claude Code, Codex CLI, Gemini CLI or Cursor) and work one session;"
         " or save one thing by hand: <code>artibot-memory save preference"
         ' "Use pnpm, not npm"</code>. Then build this page again.</p>'

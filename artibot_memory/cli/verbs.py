@@ -123,13 +123,55 @@ def _noted(saved: Memory, *, note: bool) -> list[str]:
 
 
 def cmd_forget(args: argparse.Namespace) -> Output:
-    """``forget ID`` or ``forget --key K``: delete for good."""
-    gone = memories.forget(args.id, key=args.key)
+    """``forget ID`` or ``forget --key K``: delete for good (a team line: hidden for you)."""
+    try:
+        gone = memories.forget(args.id, key=args.key)
+    except UnknownMemoryError:
+        if args.id and _hid_team_line(args.id):
+            line = f"hid team memory {args.id} for you (`share --remove` takes it out for all)"
+            return Output({"hidden": args.id}, [line])
+        raise
     now = clock.now()
     return Output(
         [brief(m) for m in gone],
         view=lambda s: [f"forgot {render.one_line(m, now, s)}" for m in gone],
     )
+
+
+def _hid_team_line(memory_id: str) -> bool:
+    from artibot_memory.api import share  # noqa: PLC0415 - only for an id no store holds
+
+    if not share.is_shared(memory_id):
+        return False
+    share.hide(memory_id)
+    return True
+
+
+def cmd_share(args: argparse.Namespace, ask: Callable[[str], bool]) -> Output:
+    """``share [--project PATH] [--yes|--dry-run] [--remove ID]``: team memory in the repo."""
+    from artibot_memory.api import share  # noqa: PLC0415 - only this verb writes a repository
+    from artibot_memory.recall.team import team_path  # noqa: PLC0415
+
+    root = share.repository_of(args.project)
+    path = team_path(root)
+    if args.remove:
+        share.remove(root, args.remove)
+        said = f"removed {args.remove} from {path}: commit it, and it is gone for everyone"
+        return Output({"removed": args.remove, "file": path}, [said])
+    offered = share.proposals(root)
+    if args.dry_run or not offered:
+        lines = [f"[{section}] {share.line_of(m, section)} ({m.id})" for section, m in offered]
+        lines = lines or [f"nothing of {root} to share that {path} lacks"]
+        data = [{"id": m.id, "section": section} for section, m in offered]
+        return Output({"proposed": data, "file": path}, lines, wrote=False)
+
+    def accept(section: str, memory: Memory) -> bool:
+        line = share.line_of(memory, section)
+        return bool(args.yes) or ask(f"share [{section}] {line} ({memory.id})? [y/N] ")
+
+    chosen = share.share(root, accept)
+    lines = [f"shared {len(chosen)} of {len(offered)} in {path}: review it, then commit it"]
+    return Output({"shared": [m.id for m in chosen], "file": path}, lines, wrote=False)
 
 
 def cmd_export(args: argparse.Namespace) -> Output:
@@ -277,6 +319,36 @@ def cmd_ingest(args: argparse.Namespace) -> Output:
     )
 
 
+def cmd_sync(args: argparse.Namespace) -> Output:
+    """``sync [--remote URL]``: pull, merge, push through git; exit 1 when a file was held back."""
+    from artibot_memory.api import sync  # noqa: PLC0415 - only this verb drives git
+
+    report = sync.sync(url=args.remote)
+    short = (report.commit or "")[:7]
+    received, sent = len(report.received), len(report.sent)
+    lines = [
+        f"synced with {report.remote}: {received} {'file' if received == 1 else 'files'} "
+        f"merged in, {sent} sent" + (f" (snapshot {short})" if short else "")
+    ]
+    lines += [
+        f"conflict {cid} logged: `artibot-memory conflicts` to resolve it"
+        for cid in report.conflicts
+    ]
+    lines += report.notes
+    warnings = [f"not synced: {where}; remove it and sync again" for where in report.blocked]
+    data = {
+        "remote": report.remote,
+        "commit": report.commit,
+        "received": report.received,
+        "sent": report.sent,
+        "blocked": report.blocked,
+        "conflicts": report.conflicts,
+        "notes": report.notes,
+        "attempts": report.attempts,
+    }
+    return Output(data, lines, exit_code=1 if report.blocked else 0, warnings=warnings)
+
+
 def cmd_doctor(args: argparse.Namespace) -> Output:
     """``doctor [--repair] [--reindex] [--rebuild-venv]``: check the home and the plugin venv.
 
@@ -326,7 +398,8 @@ def cmd_doctor(args: argparse.Namespace) -> Output:
 
 
 # Verbs that write nothing a MEMORY.md line comes from, or that render it themselves.
-NO_REFRESH = frozenset({"export", "ingest", "edit", "hook", "home", "evolve"})  # evolve: its own
+# evolve and sync: their own render
+NO_REFRESH = frozenset({"export", "ingest", "edit", "hook", "home", "evolve", "sync"})
 
 
 def after_write(args: argparse.Namespace, output: Output) -> Output:

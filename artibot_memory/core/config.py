@@ -238,6 +238,12 @@ SETTINGS: tuple[Setting, ...] = (
         1,
     ),
     Setting("evolve.every_days", 7, "days between the evolves the worker runs by itself", 1),
+    # Sync through git (docs/SYNC.md): `artibot-memory sync --remote URL` once.
+    Setting(
+        "sync.auto",
+        default=False,
+        help_text="sync with the remote in the session-end worker (never in a hook's own time)",
+    ),
 )
 SETTINGS_BY_NAME = {setting.name: setting for setting in SETTINGS}
 
@@ -410,7 +416,7 @@ def read_bytes(config: Config, path: str, data: bytes) -> None:
     if parser is None:
         problem = f"{path}: not read: this Python has neither tomllib nor tomli"
         if mentions_capture(data):  # the hooks read the documented forms without a parser
-            problem += "; write capture settings as the README shows them"
+            problem += "; write capture settings as docs/PRIVACY.md shows them"
     else:
         try:
             config.apply(path, parser.loads(data.decode("utf-8")))

@@ -31,11 +31,12 @@ from artibot_memory.capture.hooklog import write_log
 from artibot_memory.core import clock, config
 from artibot_memory.core.errors import StoreError
 from artibot_memory.core.paths import memory_home
-from artibot_memory.core.project import project_of
+from artibot_memory.core.project import git_root, project_of
 from artibot_memory.recall import briefing, lookup
 from artibot_memory.recall.lookup import NO_FILTERS, Filters
 from artibot_memory.recall.shown import note_session_start
 from artibot_memory.recall.startcache import session_start_output, write_cache
+from artibot_memory.recall.team import with_team
 from artibot_memory.store import layers, ledger
 from artibot_memory.text.framing import quote
 
@@ -172,22 +173,46 @@ def start_session(payload: dict[str, Any]) -> dict[str, Any] | None:
     """
     cwd = payload.get("cwd")
     home = memory_home()
-    reminder = consolidation_reminder(home)
-    disagree, named = conflict_reminder(home)
     project = project_of(cwd if isinstance(cwd, str) and cwd else None)
-    whole = int(config.load(home, project)[BUDGET_SETTING])
-    budget = whole - sum(len(part) + 2 for part in (reminder, disagree) if part)
-    if named:
+    parts = start_parts(home, project)
+    if parts.named:
         with contextlib.suppress(OSError):  # first: the cache written next counts them named
-            note_conflicts_named(home, named)
-    rendered = refresh_start_cache(project, budget)  # the cache holds no reminder: said once
+            note_conflicts_named(home, parts.named)
+    rendered = refresh_start_cache(project, parts.budget)  # the cache holds no reminder
     note_shown(rendered.shown)
     note_session_start(payload, [memory.id for memory in rendered.shown])
-    if reminder:
+    if parts.reminder:
         with contextlib.suppress(OSError):  # a start must not fail for its reminder
             note_reminded(home)
-    text = "\n\n".join(part for part in (rendered.text, disagree, reminder) if part)
-    return session_start_output(text)
+    root = git_root(cwd if isinstance(cwd, str) and cwd else None)  # its team memory, marked
+    return session_start_output(with_team(parts.text(rendered.text), root, str(home)))
+
+
+@dataclass(frozen=True)
+class StartParts:
+    """What a session start adds to the context, and the budget the context is left with."""
+
+    reminder: str | None
+    disagree: str | None
+    named: list[str]
+    budget: int
+
+    def text(self, context: str) -> str:
+        """Return the whole text a session start injects around ``context``."""
+        return "\n\n".join(part for part in (context, self.disagree, self.reminder) if part)
+
+
+def start_parts(home: Path, project: str | None) -> StartParts:
+    """Return a session start's reminders and budget for ``project``, writing nothing.
+
+    :func:`start_session` uses it, and so does the report's "next session start" (which
+    renders the context with :func:`render_context` at this budget, counting nothing).
+    """
+    reminder = consolidation_reminder(home)
+    disagree, named = conflict_reminder(home)
+    whole = int(config.load(home, project)[BUDGET_SETTING])
+    budget = whole - sum(len(part) + 2 for part in (reminder, disagree) if part)
+    return StartParts(reminder, disagree, named, budget)
 
 
 def conflict_reminder(home: Path) -> tuple[str | None, list[str]]:

@@ -35,7 +35,8 @@ import zlib
 from artibot_memory.capture import journal
 from artibot_memory.core import clock
 from artibot_memory.core.paths import home_dir
-from artibot_memory.core.project import project_of
+from artibot_memory.core.project import git_root, project_of
+from artibot_memory.recall.codestate import head_of
 from artibot_memory.store.files import fingerprint
 from artibot_memory.store.table import STORES
 
@@ -138,6 +139,7 @@ def write_cache(  # noqa: PLR0917 - the cache's fields, each named at the one ca
         "written_us": micros(now),
         "valid_until_us": micros(valid_until) if valid_until else None,
         "unnamed_conflicts": unnamed_conflicts,
+        "head": head_of(project),  # a new HEAD: rendered again, with what changed since
     }
     from pathlib import Path  # noqa: PLC0415 - the full path has it loaded anyway
 
@@ -168,7 +170,7 @@ def _still_valid(
 ) -> bool:
     if document.get("v") != CACHE_VERSION or document.get("project") != project:
         return False
-    if document.get("unnamed_conflicts"):
+    if document.get("unnamed_conflicts") or document.get("head") != head_of(project):
         return False
     if _journal_waiting(home) or document.get("stores") != fingerprints(home):
         return False
@@ -230,4 +232,7 @@ def serve_cached_start(payload: dict[str, Any]) -> tuple[bool, dict[str, Any] | 
     from artibot_memory.recall.shown import note_session_start  # noqa: PLC0415
 
     note_session_start(payload, ids)
-    return True, session_start_output(text)
+    from artibot_memory.recall.team import with_team  # noqa: PLC0415 - session starts only
+
+    root = git_root(cwd if isinstance(cwd, str) else None)
+    return True, session_start_output(with_team(text, root, home_dir()))
