@@ -32,7 +32,12 @@ ROOT = Path(__file__).resolve().parent.parent
 BENCH_DIR = ROOT / "benchmarks"
 RESULTS = BENCH_DIR / "RESULTS.md"
 SHARED_ENV = "ARTIBOT_SHARED"
+# Kept by hand, never rewritten by a benchmark: today's figures, one row per promise (the
+# README's Results show the same table, tests/test_readme.py compares them), and the
+# figures of earlier stops that the README used to list.
+CURRENT, HISTORY = "current", "history"
 SECTION_ORDER = (
+    CURRENT,
     "hook_latency",
     "hook_latency_clean_venv",
     "hook_compare",
@@ -48,8 +53,10 @@ SECTION_ORDER = (
 )
 RESULTS_HEADER = """# Benchmark results
 
-Written by the benchmarks in this folder (how to run them: [README.md](README.md)). Each section
-is rewritten by the benchmark it names; `python benchmarks/run_all.py` rewrites the whole file.
+Written by the benchmarks in this folder (how to run them: [README.md](README.md)). It opens with
+today's figures, one row per promise (the README's Results are the same table); then each
+benchmark's own section, dated, rewritten by the benchmark it names (`python
+benchmarks/run_all.py` rewrites them all); the figures of earlier stops close the file.
 Timings are taken on a shared machine, so every process timing is shown beside a baseline
 (`python3 -c pass`) measured in the same run, interleaved run by run, and judged as a ratio.
 A missed target is marked **MISSED** next to its figure, with the reason.
@@ -185,12 +192,18 @@ def write_section(name: str, title: str, body: str, *, command: str | None = Non
     )
     sections = read_sections()
     sections[name] = block
-    names = [n for n in SECTION_ORDER if n in sections] + sorted(set(sections) - set(SECTION_ORDER))
+    _write_results(sections)
+    print(f"\nwrote section '{name}' of {RESULTS.relative_to(ROOT).as_posix()}")
+
+
+def _write_results(sections: dict[str, str]) -> None:
+    rest = sorted(set(sections) - set(SECTION_ORDER) - {HISTORY})
+    names = [n for n in SECTION_ORDER if n in sections] + rest
+    names += [HISTORY] if HISTORY in sections else []
     text = RESULTS_HEADER + "\n" + "\n\n".join(sections[n] for n in names) + "\n"
     tmp = RESULTS.with_suffix(".md.tmp")
     tmp.write_text(text, encoding="utf-8")
     os.replace(tmp, RESULTS)
-    print(f"\nwrote section '{name}' of {RESULTS.relative_to(ROOT).as_posix()}")
 
 
 def read_sections() -> dict[str, str]:
@@ -205,8 +218,12 @@ def read_sections() -> dict[str, str]:
 
 
 def reset_results() -> None:
-    """Start RESULTS.md afresh (run_all does this before running every benchmark)."""
-    RESULTS.write_text(RESULTS_HEADER, encoding="utf-8")
+    """Start RESULTS.md afresh (run_all does this before running every benchmark).
+
+    The two sections kept by hand stay: today's table and the history.
+    """
+    kept = {n: block for n, block in read_sections().items() if n in (CURRENT, HISTORY)}
+    _write_results(kept)
 
 
 def skip_section(name: str, title: str, message: str) -> int:

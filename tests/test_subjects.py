@@ -50,6 +50,6 @@ def test_every_key_is_kebab_case_and_named_once() -> None:
     assert all(key == key.lower() and " " not in key and "_" not in key for key in keys)
 
 
-def test_the_readme_lists_every_key() -> None:
-    readme = (Path(__file__).parent.parent / "README.md").read_text(encoding="utf-8")
+def test_the_capture_reference_lists_every_key() -> None:
+    readme = (Path(__file__).parent.parent / "docs" / "CAPTURE.md").read_text(encoding="utf-8")
     assert [key for key, _e, _k in SUBJECTS if f"`{key}`" not in readme] == []
