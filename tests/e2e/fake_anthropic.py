@@ -13,27 +13,31 @@ traces in the request picks the next turn. Retries and side requests (titles,
 quota probes, compaction summaries) therefore never consume script steps, and a
 ``--resume`` run continues the script where the previous run stopped.
 
+The server itself (loopback, request recording, the handler) is
+``scripted.py``'s :class:`~.scripted.FakeServer`, shared with the other fakes.
 Standard library only; binds 127.0.0.1 on an ephemeral port.
 """
 
 from __future__ import annotations
 
-import contextlib
 import itertools
 import json
 import re
-import threading
-import traceback
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import TYPE_CHECKING, Any
-from urllib.parse import parse_qs, urlsplit
+
+from .scripted import (
+    FakeServer,
+    JsonObject,
+    RecordedRequest,
+    Response,
+    body_messages,
+    iter_strings,  # noqa: F401 - re-exported, as before the move
+    json_response,
+)
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Iterator
-    from types import TracebackType
-
-    from typing_extensions import Self
 
 DEFAULT_MODEL = "claude-fake-1"
 FINAL_TEXT = "Done."
@@ -52,8 +56,6 @@ SIDE_MAX_TOKENS = 1024
 # share the prompt cache) and differs only by this instruction in the last user
 # message. It must get a <summary> block, or Claude Code asks once more.
 COMPACT_MARKERS = ("CRITICAL: Respond with TEXT ONLY", "create a detailed summary")
-
-JsonObject = dict[str, Any]
 
 
 # -- the script ---------------------------------------------------------------
@@ -97,49 +99,6 @@ def bash(command: str, description: str = "Run a command") -> ToolUse:
 # -- reading requests -----------------------------------------------------------
 
 
-@dataclass
-class RecordedRequest:
-    """One HTTP request the fake received.
-
-    ``kind`` is ``"main"`` (agent loop), ``"compact"`` (compaction summary),
-    ``"side"`` (any other /v1/messages call) or ``"other"`` (another path).
-    """
-
-    method: str
-    path: str
-    query: dict[str, list[str]]
-    headers: dict[str, str]
-    body: Any
-    kind: str = "other"
-    step: int | None = None  # script index answered ("main") or summarised ("compact")
-
-    @property
-    def messages(self) -> list[JsonObject]:
-        """The request's ``messages`` (empty when it has none)."""
-        messages = self.body.get("messages") if isinstance(self.body, dict) else None
-        return [m for m in messages if isinstance(m, dict)] if isinstance(messages, list) else []
-
-    def strings(self) -> list[str]:
-        """Every string anywhere in the body (system prompt, tools, messages)."""
-        return list(iter_strings(self.body))
-
-    def contains(self, needle: str) -> bool:
-        """Whether any string in the body contains ``needle``."""
-        return any(needle in s for s in iter_strings(self.body))
-
-
-def iter_strings(value: Any) -> Iterator[str]:
-    """Yield every string in a JSON value, depth first."""
-    if isinstance(value, str):
-        yield value
-    elif isinstance(value, dict):
-        for item in value.values():
-            yield from iter_strings(item)
-    elif isinstance(value, list):
-        for item in value:
-            yield from iter_strings(item)
-
-
 def _blocks(message: JsonObject) -> list[JsonObject]:
     """The content blocks of a message (a string content is one text block)."""
     content = message.get("content")
@@ -148,12 +107,6 @@ def _blocks(message: JsonObject) -> list[JsonObject]:
     if isinstance(content, list):
         return [b for b in content if isinstance(b, dict)]
     return []
-
-
-def _messages(body: Any) -> list[JsonObject]:
-    """The ``messages`` of a request body, tolerating any shape."""
-    messages = body.get("messages") if isinstance(body, dict) else None
-    return [m for m in messages if isinstance(m, dict)] if isinstance(messages, list) else []
 
 
 def count_tool_results(messages: list[JsonObject]) -> int:
@@ -196,7 +149,7 @@ def script_step(body: Any) -> int:
     messages). Compaction replaces the history with the fake's own summary,
     which carries a step mark, so counting resumes from that mark.
     """
-    messages = _messages(body)
+    messages = body_messages(body)
     step, after = _last_step_mark(messages)
     rest = messages[after:]
     return step + count_tool_results(rest) + count_text_turns(rest)
@@ -204,7 +157,7 @@ def script_step(body: Any) -> int:
 
 def is_compact_request(body: Any) -> bool:
     """Whether this is Claude Code asking for a compaction summary."""
-    messages = _messages(body)
+    messages = body_messages(body)
     if not messages:
         return False
     last = "\n".join(str(b.get("text", "")) for b in _blocks(messages[-1]))
@@ -250,12 +203,17 @@ class _Counters:
         return f"{prefix}_fake{next(counter):04d}"
 
 
-class FakeAnthropic:
+class FakeAnthropic(FakeServer):
     """A threaded loopback server that plays a script of assistant turns.
 
     Use as a context manager, or call :meth:`start` and :meth:`stop`.
     ``requests`` lists every request received, in arrival order.
     """
+
+    name = "fake-anthropic"
+    methods = frozenset({"GET", "POST", "PUT", "HEAD"})
+    extra_headers = (("request-id", "req_fake"),)
+    model_kinds = ("main", "compact", "side")
 
     def __init__(  # all but turns are keyword-only knobs
         self,
@@ -273,127 +231,57 @@ class FakeAnthropic:
         stop_reason ``end_turn``; side requests get ``side_text``; compaction
         requests get ``compact_text`` in a ``<summary>`` block.
         """
+        super().__init__()
         self.turns: list[Turn] = list(turns)
         self.final_text = final_text
         self.side_text = side_text
         self.compact_text = compact_text
         self.is_main = is_main
         self.step_for = step_for
-        self.requests: list[RecordedRequest] = []
-        self.errors: list[str] = []  # tracebacks of requests the fake failed to answer
-        self._lock = threading.Lock()
         self._ids = _Counters()
-        self._server: _Server | None = None
-        self._thread: threading.Thread | None = None
-
-    # -- life cycle -----------------------------------------------------
-
-    def start(self) -> Self:
-        """Bind 127.0.0.1 on an ephemeral port and serve in a thread."""
-        if self._server is not None:
-            return self
-        server = _Server(("127.0.0.1", 0), _Handler)
-        server.fake = self
-        self._server = server
-        self._thread = threading.Thread(
-            target=server.serve_forever,
-            kwargs={"poll_interval": 0.05},
-            name="fake-anthropic",
-            daemon=True,
-        )
-        self._thread.start()
-        return self
-
-    def stop(self) -> None:
-        """Stop serving, close the listening socket and join every thread."""
-        server, thread = self._server, self._thread
-        self._server = self._thread = None
-        if server is None:
-            return
-        server.shutdown()
-        server.server_close()  # joins the request threads too (block_on_close)
-        if thread is not None:
-            thread.join(timeout=10)
-
-    def __enter__(self) -> Self:
-        """Start the server."""
-        return self.start()
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        """Stop the server."""
-        self.stop()
-
-    @property
-    def port(self) -> int:
-        """The port the server listens on (only while started)."""
-        if self._server is None:
-            msg = "FakeAnthropic is not started"
-            raise RuntimeError(msg)
-        return int(self._server.server_address[1])
 
     @property
     def base_url(self) -> str:
         """The value for ``ANTHROPIC_BASE_URL``."""
-        return f"http://127.0.0.1:{self.port}"
+        return self.origin
 
     def set_script(self, turns: Iterable[Turn]) -> None:
         """Replace the script (e.g. between two runs against one server)."""
         with self._lock:
             self.turns = list(turns)
 
-    def reset(self) -> None:
-        """Forget the recorded requests and errors."""
-        with self._lock:
-            self.requests.clear()
-            self.errors.clear()
-
     # -- what was received ------------------------------------------------
-
-    def _of_kind(self, *kinds: str) -> list[RecordedRequest]:
-        """Recorded requests of the given kinds, in arrival order."""
-        with self._lock:
-            return [r for r in self.requests if r.kind in kinds]
 
     def message_requests(self) -> list[RecordedRequest]:
         """Every ``POST /v1/messages`` request: main, compact and side."""
-        return self._of_kind("main", "compact", "side")
-
-    def main_requests(self) -> list[RecordedRequest]:
-        """The agent loop's requests only."""
-        return self._of_kind("main")
+        return self.model_requests()
 
     def side_requests(self) -> list[RecordedRequest]:
         """Message requests outside the agent loop (compaction included)."""
-        return self._of_kind("compact", "side")
+        return self.of_kind("compact", "side")
 
     def other_requests(self) -> list[RecordedRequest]:
         """Requests to any path other than ``/v1/messages``."""
-        return self._of_kind("other")
-
-    def sent_text(self) -> str:
-        """Every string of every message request, one per line (for debugging)."""
-        return "\n".join(s for r in self.message_requests() for s in r.strings())
-
-    def was_sent(self, needle: str) -> bool:
-        """Whether ``needle`` occurs in any message request (system, tools or messages)."""
-        return any(r.contains(needle) for r in self.message_requests())
+        return self.of_kind("other")
 
     # -- answering (called from the handler threads) ----------------------------------
 
-    def record(self, request: RecordedRequest) -> None:
-        """Keep a received request."""
-        with self._lock:
-            self.requests.append(request)
+    def respond(self, request: RecordedRequest) -> Response:
+        """The status, content type and body a request deserves."""
+        path = request.path.rstrip("/")
+        if request.method == "POST" and path == "/v1/messages":
+            message = self.message_for(request)
+            if isinstance(request.body, dict) and request.body.get("stream"):
+                return 200, "text/event-stream", encode_sse(sse_events(message))
+            return json_response(message)
+        if path == "/v1/messages/count_tokens":
+            return json_response({"input_tokens": 100})
+        return json_response({})
 
-    def record_error(self, error: str) -> None:
-        """Keep the traceback of a request the fake failed to answer."""
-        with self._lock:
-            self.errors.append(error)
+    def error_response(self) -> Response:
+        """The API's error shape, for a request the fake failed to answer."""
+        error = {"type": "api_error", "message": "fake_anthropic failed; see FakeAnthropic.errors"}
+        return json_response({"type": "error", "error": error}, 500)
 
     def reply_for(self, request: RecordedRequest) -> _Reply:
         """Classify a ``/v1/messages`` request and decide the answer."""
@@ -503,117 +391,3 @@ def encode_sse(events: Iterable[tuple[str, JsonObject]]) -> bytes:
     return b"".join(
         f"event: {name}\ndata: {json.dumps(data)}\n\n".encode() for name, data in events
     )
-
-
-def _json_response(status: int, payload: Any) -> tuple[int, str, bytes]:
-    """A JSON response as (status, content type, body)."""
-    return status, "application/json", json.dumps(payload).encode()
-
-
-class _Server(ThreadingHTTPServer):
-    """The HTTP server, carrying a reference to its :class:`FakeAnthropic`."""
-
-    # Non-daemon request threads, so server_close() joins them: no thread or
-    # socket outlives stop(), which keeps pytest's filterwarnings=error quiet.
-    daemon_threads = False
-    block_on_close = True
-    fake: FakeAnthropic
-
-
-class _Handler(BaseHTTPRequestHandler):
-    """Routes requests to the fake; every response closes its connection."""
-
-    server: _Server
-    protocol_version = "HTTP/1.1"
-    # A client that connects and goes quiet must not block stop() for long.
-    timeout = 15
-
-    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002
-        """Stay quiet: tests read the recorded requests instead."""
-
-    def do_GET(self) -> None:
-        """Answer any GET with an empty JSON object."""
-        self._handle()
-
-    def do_POST(self) -> None:
-        """Answer /v1/messages from the script, anything else with ``{}``."""
-        self._handle()
-
-    def do_PUT(self) -> None:
-        """Answer like POST."""
-        self._handle()
-
-    def do_HEAD(self) -> None:
-        """Answer with headers only."""
-        self._send(200, "application/json", b"{}", head=True)
-
-    def _handle(self) -> None:
-        """Classify and record the request, then send its response."""
-        fake = self.server.fake
-        request = self._read_request()
-        try:
-            response = self._response_for(request)
-        except Exception:  # noqa: BLE001 - a bug in the fake must reach the test
-            fake.record_error(traceback.format_exc())
-            response = _json_response(
-                500,
-                {
-                    "type": "error",
-                    "error": {
-                        "type": "api_error",
-                        "message": "fake_anthropic failed; see FakeAnthropic.errors",
-                    },
-                },
-            )
-        # Recorded before answering: once the client has the reply, it is listed.
-        fake.record(request)
-        # A client that gave up (e.g. was killed) needs no answer.
-        with contextlib.suppress(BrokenPipeError, ConnectionResetError):
-            self._send(*response)
-
-    def _response_for(self, request: RecordedRequest) -> tuple[int, str, bytes]:
-        """The status, content type and body a request deserves."""
-        path = request.path.rstrip("/")
-        if self.command == "POST" and path == "/v1/messages":
-            message = self.server.fake.message_for(request)
-            if isinstance(request.body, dict) and request.body.get("stream"):
-                return 200, "text/event-stream", encode_sse(sse_events(message))
-            return _json_response(200, message)
-        if path == "/v1/messages/count_tokens":
-            return _json_response(200, {"input_tokens": 100})
-        return _json_response(200, {})
-
-    def _read_request(self) -> RecordedRequest:
-        """Parse path, query, headers and (JSON) body."""
-        parts = urlsplit(self.path)
-        length = int(self.headers.get("Content-Length") or 0)
-        raw = self.rfile.read(length) if length else b""
-        try:
-            body: Any = json.loads(raw) if raw else None
-        except ValueError:
-            body = raw.decode("utf-8", "replace")
-        return RecordedRequest(
-            method=self.command,
-            path=parts.path,
-            query=parse_qs(parts.query),
-            headers={k.lower(): v for k, v in self.headers.items()},
-            body=body,
-        )
-
-    def _send(self, status: int, content_type: str, data: bytes, *, head: bool = False) -> None:
-        """Send a complete response and close the connection.
-
-        One request per connection keeps every handler thread short-lived, so
-        stop() never waits on an idle keep-alive connection.
-        """
-        self.send_response(status)
-        self.send_header("Content-Type", content_type)
-        self.send_header("Content-Length", str(len(data)))
-        self.send_header("Cache-Control", "no-cache")
-        self.send_header("request-id", "req_fake")
-        self.send_header("Connection", "close")
-        self.end_headers()
-        if not head:
-            self.wfile.write(data)
-            self.wfile.flush()
-        self.close_connection = True

@@ -14,9 +14,11 @@ already holds), so it plays the script in order per conversation and a resumed s
 goes on where the last one stopped. Past the end of the script, the model says
 :data:`DONE`.
 
-:class:`ScriptedServer` is the loopback server both fakes are: threaded, 127.0.0.1 on an
-ephemeral port, a context manager, every request recorded (:class:`RecordedRequest`,
-credentials left out) for the tests to read. Standard library only.
+:class:`FakeServer` is the loopback server every fake is (``fake_anthropic.py``'s too):
+threaded, 127.0.0.1 on an ephemeral port, a context manager, every request recorded
+(:class:`RecordedRequest`, credentials left out) for the tests to read and answered by the
+fake's :meth:`~FakeServer.respond`. :class:`ScriptedServer` adds the script above. Standard
+library only.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ import json
 import threading
 import traceback
 from dataclasses import dataclass
+from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qs, urlsplit
@@ -125,7 +128,8 @@ class RecordedRequest:
     """One HTTP request a fake received (credentials left out of ``headers``).
 
     ``kind`` is set by the fake: ``"main"`` for the agent loop, ``"side"`` for a model
-    call outside it, ``"other"`` for anything else; ``step`` is the script index answered.
+    call outside it (``"compact"`` for a compaction summary, in ``fake_anthropic.py``),
+    ``"other"`` for anything else; ``step`` is the script index answered (or summarised).
     """
 
     method: str
@@ -135,6 +139,11 @@ class RecordedRequest:
     body: Any
     kind: str = "other"
     step: int | None = None
+
+    @property
+    def messages(self) -> list[JsonObject]:
+        """The body's ``messages`` (empty when it has none)."""
+        return body_messages(self.body)
 
     def strings(self) -> list[str]:
         """Every string anywhere in the body."""
@@ -155,6 +164,12 @@ class RecordedRequest:
             "kind": self.kind,
             "step": self.step,
         }
+
+
+def body_messages(body: Any) -> list[JsonObject]:
+    """The ``messages`` of a request body, tolerating any shape."""
+    messages = body.get("messages") if isinstance(body, dict) else None
+    return [m for m in messages if isinstance(m, dict)] if isinstance(messages, list) else []
 
 
 def iter_strings(value: Any) -> Iterator[str]:
@@ -180,8 +195,8 @@ def json_response(payload: Any, status: int = 200) -> Response:
 # -- the server -----------------------------------------------------------------------
 
 
-class ScriptedServer:
-    """A threaded loopback server that answers from a script; subclasses speak a wire format.
+class FakeServer:
+    """A threaded loopback server that records every request; subclasses answer them.
 
     Use as a context manager, or call :meth:`start` and :meth:`stop`. A subclass
     implements :meth:`respond`; ``requests`` lists every request received, in arrival
@@ -189,14 +204,18 @@ class ScriptedServer:
     """
 
     name = "fake"
+    # The HTTP methods answered (HEAD with the headers of ``{}``, unrecorded); others get 501.
+    methods: frozenset[str] = frozenset({"GET", "POST"})
+    # Sent with every response, after Cache-Control.
+    extra_headers: tuple[tuple[str, str], ...] = ()
+    # The kinds of the model requests (:meth:`model_requests`).
+    model_kinds: tuple[str, ...] = ("main", "side")
 
-    def __init__(self, turns: Iterable[Turn] = ()) -> None:
-        """Prepare (but do not start) a server that plays ``turns`` in order."""
-        self.script: list[Step] = steps(turns)
+    def __init__(self) -> None:
+        """Prepare (but do not start) the server."""
         self.requests: list[RecordedRequest] = []
         self.errors: list[str] = []
         self._lock = threading.Lock()
-        self._ids = itertools.count(1)
         self._server: _Server | None = None
         self._thread: threading.Thread | None = None
 
@@ -255,23 +274,6 @@ class ScriptedServer:
         """``http://127.0.0.1:PORT``."""
         return f"http://127.0.0.1:{self.port}"
 
-    # -- the script -------------------------------------------------------------------
-
-    def set_script(self, turns: Iterable[Turn]) -> None:
-        """Replace the script (e.g. between two runs against one server)."""
-        with self._lock:
-            self.script = steps(turns)
-
-    def next_id(self) -> int:
-        """The next number of a deterministic sequence (for response and call ids)."""
-        with self._lock:
-            return next(self._ids)
-
-    def step(self, index: int) -> Step:
-        """The response scripted for step ``index`` (:data:`DONE` past the end)."""
-        with self._lock:
-            return step_at(self.script, index)
-
     # -- what was received ------------------------------------------------------------
 
     def reset(self) -> None:
@@ -289,13 +291,19 @@ class ScriptedServer:
         """The agent loop's model requests, in arrival order."""
         return self.of_kind("main")
 
+    def model_requests(self) -> list[RecordedRequest]:
+        """Every model request (of the :attr:`model_kinds`), in arrival order."""
+        return self.of_kind(*self.model_kinds)
+
     def was_sent(self, needle: str) -> bool:
-        """Whether ``needle`` occurs in any model request (main or side)."""
-        return any(r.contains(needle) for r in self.of_kind("main", "side"))
+        """Whether ``needle`` occurs in any model request."""
+        return any(r.contains(needle) for r in self.model_requests())
 
     def sent_text(self) -> str:
         """Every string of every model request, one per line (for failure messages)."""
-        return "\n".join(s for r in self.of_kind("main", "side") for s in r.strings())
+        return "\n".join(s for r in self.model_requests() for s in r.strings())
+
+    # -- answering (called from the handler threads) ----------------------------------
 
     def record(self, request: RecordedRequest) -> None:
         """Keep a received request."""
@@ -311,6 +319,35 @@ class ScriptedServer:
         """The response to one request; set ``request.kind`` and ``request.step``."""
         raise NotImplementedError
 
+    def error_response(self) -> Response:
+        """The 500 sent when :meth:`respond` failed (its traceback is in ``errors``)."""
+        return json_response({"error": {"message": f"{self.name} failed"}}, 500)
+
+
+class ScriptedServer(FakeServer):
+    """A :class:`FakeServer` that answers from a script of :data:`Turn` s."""
+
+    def __init__(self, turns: Iterable[Turn] = ()) -> None:
+        """Prepare (but do not start) a server that plays ``turns`` in order."""
+        super().__init__()
+        self.script: list[Step] = steps(turns)
+        self._ids = itertools.count(1)
+
+    def set_script(self, turns: Iterable[Turn]) -> None:
+        """Replace the script (e.g. between two runs against one server)."""
+        with self._lock:
+            self.script = steps(turns)
+
+    def next_id(self) -> int:
+        """The next number of a deterministic sequence (for response and call ids)."""
+        with self._lock:
+            return next(self._ids)
+
+    def step(self, index: int) -> Step:
+        """The response scripted for step ``index`` (:data:`DONE` past the end)."""
+        with self._lock:
+            return step_at(self.script, index)
+
 
 class _Server(ThreadingHTTPServer):
     """The HTTP server, carrying a reference to its fake."""
@@ -319,7 +356,7 @@ class _Server(ThreadingHTTPServer):
     # outlives stop(), which keeps pytest's filterwarnings=error quiet.
     daemon_threads = False
     block_on_close = True
-    fake: ScriptedServer
+    fake: FakeServer
 
 
 class _Handler(BaseHTTPRequestHandler):
@@ -340,16 +377,36 @@ class _Handler(BaseHTTPRequestHandler):
         """Answer through the fake."""
         self._handle()
 
+    def do_PUT(self) -> None:
+        """Answer through the fake (if it takes PUT)."""
+        self._handle()
+
+    def do_HEAD(self) -> None:
+        """Answer with the headers of an empty JSON object (if the fake takes HEAD)."""
+        if self._refused():
+            return
+        self._send(200, "application/json", b"{}", head=True)
+
+    def _refused(self) -> bool:
+        """Send a 501, as for a method without a ``do_`` handler, if the fake refuses it."""
+        if self.command in self.server.fake.methods:
+            return False
+        self.send_error(HTTPStatus.NOT_IMPLEMENTED, f"Unsupported method ({self.command!r})")
+        return True
+
     def _handle(self) -> None:
         """Record the request, then send the fake's response (a 500 if the fake failed)."""
+        if self._refused():
+            return
         fake = self.server.fake
         request = self._read_request()
         try:
             response = fake.respond(request)
         except Exception:  # noqa: BLE001 - a bug in the fake must reach the test
             fake.record_error(traceback.format_exc())
-            response = json_response({"error": {"message": f"{fake.name} failed"}}, 500)
+            response = fake.error_response()
         fake.record(request)  # before answering: once the client has the reply, it is listed
+        # A client that gave up (e.g. was killed) needs no answer.
         with contextlib.suppress(BrokenPipeError, ConnectionResetError):
             self._send(*response)
 
@@ -371,14 +428,21 @@ class _Handler(BaseHTTPRequestHandler):
             body=body,
         )
 
-    def _send(self, status: int, content_type: str, data: bytes) -> None:
-        """Send a complete response and close the connection."""
+    def _send(self, status: int, content_type: str, data: bytes, *, head: bool = False) -> None:
+        """Send a complete response and close the connection.
+
+        One request per connection keeps every handler thread short-lived, so stop()
+        never waits on an idle keep-alive connection.
+        """
         self.send_response(status)
         self.send_header("Content-Type", content_type)
         self.send_header("Content-Length", str(len(data)))
         self.send_header("Cache-Control", "no-cache")
+        for name, value in self.server.fake.extra_headers:
+            self.send_header(name, value)
         self.send_header("Connection", "close")
         self.end_headers()
-        self.wfile.write(data)
-        self.wfile.flush()
+        if not head:
+            self.wfile.write(data)
+            self.wfile.flush()
         self.close_connection = True
