@@ -40,7 +40,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from artibot_memory.api import doctor, memories  # noqa: E402
+from artibot_memory.api import doctor, health, memories  # noqa: E402
 from artibot_memory.api.transfer import import_file  # noqa: E402
 from artibot_memory.store.jsonfile import Store  # noqa: E402
 from artibot_memory.store.table import STORES  # noqa: E402
@@ -181,7 +181,7 @@ def _backups_and_saves(home: Path) -> list[str]:
     failures = []
     for spec in STORES:
         backup = doctor.check_store_file(home / "backups" / spec.filename, home)
-        if backup.state not in doctor.USABLE:
+        if backup.state not in health.USABLE:
             failures.append(f"backups/{spec.filename} is {backup.state}")
         try:
             memories.save(

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from freezegun import freeze_time
 
-from artibot_memory.api import doctor, memories
+from artibot_memory.api import codex_trust, doctor, health, memories
 from artibot_memory.cli.app import main
 from artibot_memory.core import config
 from artibot_memory.store.jsonfile import Store
@@ -46,7 +46,7 @@ def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
     return code, out, err
 
 
-def check_of(name: str) -> doctor.StoreHealth:
+def check_of(name: str) -> health.StoreHealth:
     return next(check for check in doctor.diagnose() if check.name == name)
 
 
@@ -433,7 +433,7 @@ CODEX_REPORTED_HASHES = [  # after mp@mm:hooks/h.json:
 def our_hooks() -> list[tuple[str, str]]:
     """The keys and hashes of the shipped hooks/codex.json, as doctor computes them."""
     events = json.loads(OUR_CODEX_HOOKS.read_text(encoding="utf-8"))["hooks"]
-    return doctor.codex_hook_hashes(PLUGIN_ID, "hooks/codex.json", events)
+    return codex_trust.codex_hook_hashes(PLUGIN_ID, "hooks/codex.json", events)
 
 
 def install_in_codex(
@@ -466,21 +466,21 @@ def trusted(
     return "\n".join(lines) + "\n"
 
 
-def codex_check(codex_home: Path) -> doctor.StoreHealth:
-    [check] = doctor.check_codex(codex_home)
+def codex_check(codex_home: Path) -> health.StoreHealth:
+    [check] = codex_trust.check_codex(codex_home)
     assert check.name == "codex hooks"
     return check
 
 
 def test_codex_hook_keys_and_hashes_are_the_ones_codex_reports() -> None:
-    found = dict(doctor.codex_hook_hashes("mp@mm", "hooks/h.json", CODEX_REPORTED_FILE))
+    found = dict(codex_trust.codex_hook_hashes("mp@mm", "hooks/h.json", CODEX_REPORTED_FILE))
     assert found == {f"mp@mm:hooks/h.json:{key}": f"sha256:{h}" for key, h in CODEX_REPORTED_HASHES}
 
 
 def test_our_codex_hooks_file_uses_only_what_the_trust_hash_models() -> None:
     events = json.loads(OUR_CODEX_HOOKS.read_text(encoding="utf-8"))["hooks"]
     for event, groups in events.items():
-        assert event in doctor.CODEX_EVENTS
+        assert event in codex_trust.CODEX_EVENTS
         for group in groups:
             assert set(group) <= {"matcher", "hooks"}
             for handler in group["hooks"]:
@@ -564,7 +564,7 @@ def test_a_hook_turned_off_in_codex_is_a_choice_not_a_problem(codex_home: Path) 
 
 def test_another_marketplace_names_the_plugin_in_the_keys(codex_home: Path) -> None:
     events = json.loads(OUR_CODEX_HOOKS.read_text(encoding="utf-8"))["hooks"]
-    hooks = doctor.codex_hook_hashes("artibot-memory@acme", "hooks/codex.json", events)
+    hooks = codex_trust.codex_hook_hashes("artibot-memory@acme", "hooks/codex.json", events)
     install_in_codex(codex_home, trusted(hooks), marketplace="acme")
     config = codex_home / "config.toml"
     said = f"Codex runs {len(hooks)} hooks of artibot-memory@acme, trusted in {config}"
@@ -586,7 +586,7 @@ def test_without_codex_or_our_plugin_in_it_there_is_no_codex_line(
     elif layout == "cache-only":
         install_in_codex(codex_home)
         (codex_home / "config.toml").unlink()
-    assert doctor.check_codex(codex_home) == []
+    assert codex_trust.check_codex(codex_home) == []
     assert [c for c in doctor.diagnose() if c.name == "codex hooks"] == []
     code, out, _ = run(capsys, "doctor")
     assert (code, "codex" in out) == (0, False)
@@ -643,4 +643,4 @@ def test_without_a_toml_parser_codex_is_not_checked(
 ) -> None:
     install_in_codex(codex_home)
     monkeypatch.setattr(config, "toml_parser", lambda: None)
-    assert doctor.check_codex(codex_home) == []
+    assert codex_trust.check_codex(codex_home) == []
