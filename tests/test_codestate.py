@@ -479,3 +479,14 @@ def test_search_and_show_as_a_person_and_a_script_read_them(tmp_path: Path) -> N
     memories.save("context", "Nothing about files here", project=str(root))
     [plain] = json.loads(cli(root, "search", "Nothing about files", "--json"))
     assert plain["code"] is None
+
+
+def test_the_report_says_which_files_changed_beside_the_memory(tmp_path: Path) -> None:
+    root, error_id = rewritten(tmp_path)
+    page = tmp_path / "report.html"
+    cli(root, "report", "--out", str(page))
+    text = page.read_text()
+    start = text.index(f"{error_id} · error")
+    item = text[start : text.index("</li>", start)]
+    assert "▲ code: src/cart/total.ts changed since, 3 commits" in item
+    assert "offered less sure" in item  # its only edited file changed: a fix to check first

@@ -29,7 +29,7 @@ from artibot_memory.api import proposals as proposal_rules
 from artibot_memory.api.conflicts import open_conflicts
 from artibot_memory.core import config
 from artibot_memory.core.project import display_name
-from artibot_memory.recall import flags
+from artibot_memory.recall import codestate, flags
 from artibot_memory.store import ledger
 from artibot_memory.store.model import Memory, MemoryType, State
 from artibot_memory.store.table import STORES
@@ -66,6 +66,9 @@ class Item:
     fix: str | None = None
     verified: str | None = None
     expires: str | None = None
+    code: str | None = (
+        None  # what became of the files it names: "src/a.ts changed since, 3 commits"
+    )
 
 
 def item_of(memory: Memory) -> Item:
@@ -87,6 +90,24 @@ def item_of(memory: Memory) -> Item:
         fix=memory.resolution,
         verified=_FIX_WORDS.get(method, method or None),
         expires=memory.expires_at.date().isoformat() if memory.expires_at else None,
+        code=code_words(memory),
+    )
+
+
+def code_words(memory: Memory) -> str | None:
+    """Say what became of the files a memory names since it was anchored (docs/CODE.md).
+
+    None when it names none, none changed, or no current check says (outside git, HEAD
+    moved since the last one): the report, as the hooks, flags only what is known.
+    """
+    state = codestate.memory_code_state(memory)
+    if state is None or not state["known"] or not state["words"]:
+        return None
+    words = str(state["words"])
+    return (
+        f"{words}: a fix whose every file changed is offered less sure"
+        if (memory.type is MemoryType.ERROR and state["all_changed"])
+        else words
     )
 
 

@@ -134,6 +134,8 @@ def item(memory: Item, command: str | None = None) -> str:
         lines.append(f"<div>fix: {escape(memory.fix)}</div>")
     if memory.verified:
         lines.append(f'<div class="meta">how it is known: {escape(memory.verified)}</div>')
+    if memory.code:
+        lines.append(f'<div class="flag">▲ code: {escape(memory.code)}</div>')
     lines.append(code(command or f"artibot-memory forget {memory.id}") + "</li>")
     return "\n".join(lines)
 
