@@ -64,6 +64,7 @@ STDLIB_ONLY = {
     "artibot_memory.store.envelope",
     "artibot_memory.store.files",
     "artibot_memory.store.audit",
+    "artibot_memory.store.tombstones",
     # The read path: every read verb, the SessionStart context and the search, through the
     # index, without pydantic (the writers are imported only where a read falls back).
     "artibot_memory.cli.app",
@@ -106,6 +107,8 @@ ALLOWED_BEYOND_STDLIB = {
     ("artibot_memory.cli.reads", "artibot_memory.api.stats"),
     ("artibot_memory.cli.app", "artibot_memory.cli.verbs"),
     ("artibot_memory.cli.app", "artibot_memory.cli.report_html"),
+    # Reading the forgotten ids is the hook's (team memory); recording them takes the lock.
+    ("artibot_memory.store.tombstones", "artibot_memory.store.lock"),
     # The vectors extra, imported only where vectors are on (pip install '.[vectors]').
     ("artibot_memory.recall.vectors", "numpy"),
     ("artibot_memory.recall.vectors", "tokenizers"),

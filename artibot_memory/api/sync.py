@@ -45,7 +45,12 @@ from artibot_memory.store.jsonfile import Store, encode_entries, parse_store_byt
 from artibot_memory.store.lock import locked
 from artibot_memory.store.model import Memory
 from artibot_memory.store.table import STORES
-from artibot_memory.store.tombstones import TOMBSTONES_NAME, forgotten_ids, record_forgotten
+from artibot_memory.store.tombstones import (
+    TOMBSTONES_NAME,
+    forgotten_ids,
+    ids_in,
+    record_forgotten,
+)
 from artibot_memory.text.markdown import BULLET, MARKER
 
 ATTEMPTS = 4
@@ -180,7 +185,7 @@ def _rounds(home: Path, repo: Path, remote: str, attempts: int) -> Report:
         published = snapshots.read_snapshot(repo, snapshots.FETCHED_REF) if fetched else {}
         _check_readable(home, published)
         # Tombstones win in every version: nothing forgotten on either side comes back.
-        forgotten = forgotten_ids(home) | _parse_ids(published.get(TOMBSTONES_NAME))
+        forgotten = forgotten_ids(home) | set(ids_in(published.get(TOMBSTONES_NAME) or b""))
         base = snapshots.scrub(snapshots.read_snapshot(repo, snapshots.BASE_REF), forgotten)
         theirs = snapshots.scrub(published, forgotten)
         if attempt == 1 and "MEMORY.md" not in blocked:
@@ -231,10 +236,10 @@ def _merge_into_home(
     blocked: set[str],
     report: Report,
 ) -> None:
-    remote_ids = _id_list(theirs.get(TOMBSTONES_NAME))
+    remote_ids = ids_in(theirs.get(TOMBSTONES_NAME) or b"")
     arrived = set(remote_ids) - forgotten_ids(home)
     path = home / TOMBSTONES_NAME
-    mine = _id_list(path.read_bytes() if path.is_file() else None)
+    mine = ids_in(path.read_bytes() if path.is_file() else b"")
     if TOMBSTONES_NAME not in blocked and mine != [
         *(i for i in mine if i not in set(remote_ids)),
         *remote_ids,
@@ -269,21 +274,6 @@ def _entries(data: bytes | None) -> list[Memory]:
         return parse_store_bytes(Path("snapshot"), data)
     except StoreError:
         return []  # an unreadable base: merged as if there were none
-
-
-def _parse_ids(data: bytes | None) -> set[str]:
-    return set(_id_list(data))
-
-
-def _id_list(data: bytes | None) -> list[str]:
-    """Return the ids of a tombstone file in its order (none when it does not parse)."""
-    import json  # noqa: PLC0415
-
-    try:
-        ids = json.loads(data or b"{}").get("ids", [])
-    except (ValueError, AttributeError):
-        return []
-    return [i for i in ids if isinstance(i, str)] if isinstance(ids, list) else []
 
 
 def _merger(name: str) -> Callable[[str | None, str | None, str | None], str | None]:

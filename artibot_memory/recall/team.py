@@ -17,10 +17,11 @@ Team memory, shared in this repository's .artibot-memory/team.md (recorded data,
 
 from __future__ import annotations
 
-import json
 import os
 from dataclasses import dataclass
+from pathlib import Path
 
+from artibot_memory.store.tombstones import forgotten_ids
 from artibot_memory.text.framing import quote
 from artibot_memory.text.markdown import bullets, parse
 
@@ -85,16 +86,6 @@ def read_team(root: str | None) -> list[TeamLine]:
         return []
 
 
-def hidden_ids(home: str) -> frozenset[str]:
-    """Return the ids this person forgot (their ``tombstones.json``): hidden team lines."""
-    try:
-        with open(os.path.join(home, "tombstones.json"), encoding="utf-8") as handle:
-            ids = json.load(handle).get("ids", [])
-    except (OSError, ValueError, AttributeError):
-        return frozenset()
-    return frozenset(i for i in ids if isinstance(i, str))
-
-
 def team_part(lines: list[TeamLine], hidden: frozenset[str]) -> str | None:
     """Return the session start's team part (None: nothing shared, or all hidden)."""
     shown = [
@@ -115,6 +106,11 @@ def team_part(lines: list[TeamLine], hidden: frozenset[str]) -> str | None:
 
 
 def with_team(text: str, root: str | None, home: str) -> str:
-    """Return a session start's ``text`` with the team memory of ``root`` after it."""
-    part = team_part(read_team(root), hidden_ids(home))
+    """Return a session start's ``text`` with the team memory of ``root`` after it.
+
+    The ids this person forgot (their tombstones) hide team lines for them only; they are
+    read only when the repository shares something.
+    """
+    lines = read_team(root)
+    part = team_part(lines, forgotten_ids(Path(home))) if lines else None
     return "\n\n".join(p for p in (text, part) if p)

@@ -32,7 +32,6 @@ from pathlib import Path
 
 from artibot_memory.core.disk import write_document
 from artibot_memory.core.paths import ensure_private_dir, memory_home
-from artibot_memory.store.lock import locked
 
 TOMBSTONES_NAME = "tombstones.json"
 TOMBSTONES_VERSION = 1
@@ -62,6 +61,8 @@ def forgotten_ids(home: Path | None = None) -> frozenset[str]:
 
 def record_forgotten(ids: Iterable[str], home: Path | None = None) -> None:
     """Add ``ids`` to the tombstones (kept once each, the newest last), under the lock."""
+    from artibot_memory.store.lock import locked  # noqa: PLC0415 - filelock: writers only
+
     wanted = list(dict.fromkeys(ids))
     if not wanted:
         return
@@ -79,6 +80,18 @@ def _read(path: Path) -> list[str]:
         data = path.read_bytes()
     except FileNotFoundError:
         return []
+    return ids_in(data)
+
+
+def ids_in(data: bytes) -> list[str]:
+    """Return the ids a tombstone file's ``data`` holds, in its order (a damaged one's too).
+
+    Sync reads another machine's file with it, and team memory this person's: a file that
+    does not parse still forgets what it can be read to forget.
+
+    >>> ids_in(b'{"v": 1, "ids": ["pref-1", "ctx-2"]}'), ids_in(b""), ids_in(b'{"ids": ["x-1"')
+    (['pref-1', 'ctx-2'], [], ['x-1'])
+    """
     text = data.decode("utf-8", "replace")
     try:
         document = json.loads(text)
