@@ -40,6 +40,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from artibot_memory.capture import foreign, pairing
+from artibot_memory.capture.agentrows import dict_of
 from artibot_memory.capture.decisions import find_decisions
 from artibot_memory.capture.pairing import Fix, Step
 from artibot_memory.capture.prompts import MACHINE_PROMPTS
@@ -470,18 +471,18 @@ class _Parser:
             self._slash(row["content"], "system")
 
     def _progress(self, row: dict[str, Any]) -> None:
-        data = _dict(row.get("data"))
+        data = dict_of(row.get("data"))
         if data.get("type") == "agent_progress" and isinstance(data.get("agentId"), str):
             self.agents.add(data["agentId"][:100])
 
     def _user(self, row: dict[str, Any]) -> None:
-        content = _dict(row.get("message")).get("content")
+        content = dict_of(row.get("message")).get("content")
         if isinstance(content, str):
             self._user_text(row, content)
             return
         blocks = [b for b in content if isinstance(b, dict)] if isinstance(content, list) else []
         results = [b for b in blocks if b.get("type") == "tool_result"]
-        extra = _dict(row.get("toolUseResult")) if len(results) == 1 else {}
+        extra = dict_of(row.get("toolUseResult")) if len(results) == 1 else {}
         for block in results:
             self._result(block, extra)
         texts = [
@@ -534,7 +535,7 @@ class _Parser:
         self.last_slash = (name, source)
 
     def _assistant(self, row: dict[str, Any]) -> None:
-        message = _dict(row.get("message"))
+        message = dict_of(row.get("message"))
         model = message.get("model")
         if isinstance(model, str) and model and not model.startswith("<"):  # "<synthetic>"
             self.models.setdefault(model[:100])
@@ -579,7 +580,7 @@ class _Parser:
             return  # assistant rows may repeat a block; count each call once
         self.seen_ids.add(tool_id)
         _count(self.tools, name[:100])
-        given = _dict(block.get("input"))
+        given = dict_of(block.get("input"))
         use = _Use(name, ref=tool_id[:200])
         if name == "Bash":
             self._bash_use(use, _text(given.get("command"), 100_000))
@@ -874,10 +875,6 @@ def clip(text: str, limit: int = TEXT_LIMIT) -> str:
 
 def _text(value: object, limit: int = TEXT_LIMIT) -> str:
     return value[:limit] if isinstance(value, str) else ""
-
-
-def _dict(value: object) -> dict[str, Any]:
-    return value if isinstance(value, dict) else {}
 
 
 def _append(items: list[Any], item: Any) -> None:
