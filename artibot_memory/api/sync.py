@@ -186,13 +186,14 @@ def _rounds(home: Path, repo: Path, remote: str, attempts: int) -> Report:
         _check_readable(home, published)
         # Tombstones win in every version: nothing forgotten on either side comes back.
         forgotten = forgotten_ids(home) | set(ids_in(published.get(TOMBSTONES_NAME) or b""))
-        base = snapshots.scrub(snapshots.read_snapshot(repo, snapshots.BASE_REF), forgotten)
+        base = snapshots.scrub(agreed, forgotten)
         theirs = snapshots.scrub(published, forgotten)
         if attempt == 1 and "MEMORY.md" not in blocked:
             _refresh(home)  # this machine's hand edits into its stores, before the merge
         _merge_into_home(home, base, theirs, set(blocked), report)
         if fetched:
             snapshots.set_base(repo, fetched)  # the home now holds all of it
+            agreed = published  # what the base names now, without reading it again
         publish = _publishable(home, theirs, base, set(blocked), checked)
         if fetched and publish == published:
             report.commit = fetched
